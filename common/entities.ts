@@ -1,0 +1,135 @@
+import type { ChannelType } from './channel-types';
+import type { MonitorType } from './monitor-types';
+import type { ServiceType } from './service-types';
+
+/** Wire shapes of the API (spec §3, §7); dates travel as ISO strings. */
+export interface CompanyRef {
+    id: number;
+    name: string;
+}
+
+export interface Company extends CompanyRef {
+    is_active: boolean;
+    created_at: string;
+    updated_at: string;
+}
+
+export interface User {
+    id: number;
+    username: string;
+    is_active: boolean;
+    is_admin: boolean;
+    is_super_admin: boolean;
+    company: CompanyRef | null;
+    company_id: number | null;
+    created_at: string;
+    updated_at: string;
+}
+
+export interface Configuration {
+    id: number;
+    name: string;
+    chain: string;
+    is_enabled: boolean;
+    company: CompanyRef | null;
+    company_id: number;
+    servers: Server[];
+    monitors: Monitor[];
+    createdAt: string;
+    updatedAt: string;
+}
+
+export interface Server {
+    id: number;
+    name: string;
+    address: string;
+    is_enabled: boolean;
+    configuration_id: number;
+    configuration?: { id: number; name: string; chain: string };
+    /** Present on the server endpoints; left out where the server is nested in a configuration, whose own
+     * `monitors` list carries each monitor once with its `server_id`. */
+    monitors?: Monitor[];
+    createdAt: string;
+    updatedAt: string;
+}
+
+export interface Service {
+    id: number;
+    name: string;
+    type: ServiceType;
+    address: string;
+    is_enabled: boolean;
+    server_id: number;
+}
+
+export interface Monitor {
+    id: number;
+    name: string;
+    type: MonitorType;
+    is_enabled: boolean;
+    configuration_id: number;
+    server_id: number | null;
+    server: { id: number; name: string; address: string } | null;
+    configuration?: { id: number; name: string; chain: string };
+    configuration_object: string;
+    status: boolean;
+    last_error: string | null;
+    last_check: string | null;
+}
+
+export interface ServerMetrics {
+    usedDiskSpace: number;
+    totalDiskSpace: number;
+    usedDiskSpacePercentage: number;
+    memoryUsage: number;
+    totalMemory: number;
+    memoryUsagePercentage: number;
+    /** Mountpoint the disk figures belong to (the fullest real filesystem). */
+    mountpoint?: string;
+}
+
+export interface NotificationChannel {
+    id: number;
+    name: string;
+    type: ChannelType;
+    is_enabled: boolean;
+    configuration_object: string;
+    company_id: number;
+    created_at: string;
+}
+
+export interface ChannelLink {
+    id: number;
+    configuration_id: number;
+    notification_channel_id: number;
+    notification_channel: Pick<NotificationChannel, 'id' | 'type' | 'name' | 'is_enabled'>;
+}
+
+export interface AuditEntry {
+    id: number;
+    configuration: { id: number; name: string } | null;
+    server: { id: number; name: string } | null;
+    monitor: { id: number; name: string } | null;
+    created_at: string;
+    message: string;
+}
+
+export interface LogMessage {
+    level: 'debug' | 'info' | 'warn' | 'error';
+    message: string;
+    timestamp: string;
+}
+
+export interface Chain {
+    name: string;
+    pretty_name: string;
+    chain_id: string;
+    bech32_prefix: string;
+    network_type?: string;
+}
+
+/** Every 4xx body (architecture §3). */
+export interface ApiError {
+    message: string;
+    errors?: Record<string, string>;
+}

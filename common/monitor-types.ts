@@ -1,0 +1,206 @@
+import { fromBech32 } from '@cosmjs/encoding';
+import { z } from 'zod';
+
+/**
+ * The monitor-type catalogue: one list of wire names, and for each type the settings stored in
+ * `configuration_object` with their defaults (spec §3), bounds and helper texts. The API validates
+ * against it, the UI builds its forms from it and the engine reads its intervals from it.
+ */
+export const MONITOR_TYPES = [
+    'urlCheck',
+    'blockCheck',
+    'signMissCheck',
+    'priceFeederMissCount',
+    'nodeExporterDiskSpace',
+    'validatorOutOfActiveSet',
+] as const;
+export type MonitorType = (typeof MONITOR_TYPES)[number];
+
+export const MONITOR_TYPE_LABELS: Record<MonitorType, string> = {
+    urlCheck: 'URL Check',
+    blockCheck: 'Block Check',
+    signMissCheck: 'Sign Miss Check',
+    priceFeederMissCount: 'Price Feeder Miss Count',
+    nodeExporterDiskSpace: 'Node Exporter Disk Space',
+    validatorOutOfActiveSet: 'Validator Out Of Active Set',
+};
+
+export const HELPER_TEXTS = {
+    threshold: 'The percentage to alert on',
+    alert_sleep_duration_minutes: 'Minutes between alerts',
+    check_interval_seconds: 'Seconds between checks',
+    miss_tolerance: 'The number of blocks that may be missed before alerting',
+    miss_tolerance_period_seconds: 'The seconds without a miss after which the counter resets',
+    sleep_duration_seconds: 'Seconds between checks',
+} as const;
+
+export interface SettingField {
+    key: string;
+    label: string;
+    kind: 'number' | 'text';
+    required: boolean;
+    default?: number | string;
+    min?: number;
+    max?: number;
+    helperText?: string;
+}
+
+const num = (
+    key: keyof typeof HELPER_TEXTS | 'allowed_attempts',
+    label: string,
+    def: number,
+    min: number,
+    max: number
+) =>
+    ({
+        key,
+        label,
+        kind: 'number',
+        required: true,
+        default: def,
+        min,
+        max,
+        helperText: key in HELPER_TEXTS ? HELPER_TEXTS[key as keyof typeof HELPER_TEXTS] : undefined,
+    }) satisfies SettingField;
+
+const text = (key: string, label: string, required: boolean, helperText?: string): SettingField => ({
+    key,
+    label,
+    kind: 'text',
+    required,
+    helperText,
+});
+
+const DAY = 86_400;
+const alertSleep = (def: number) =>
+    num('alert_sleep_duration_minutes', 'Alert Sleep Duration (minutes)', def, 1, 7 * 24 * 60);
+const sleep = (def: number) => num('sleep_duration_seconds', 'Sleep Duration (seconds)', def, 1, DAY);
+const missTolerance = (def: number) => num('miss_tolerance', 'Miss Tolerance', def, 1, 1_000_000);
+const missPeriod = (def: number) =>
+    num('miss_tolerance_period_seconds', 'Miss Tolerance Period (seconds)', def, 1, 30 * DAY);
+const valoper = text(
+    'valoper_address',
+    'Validator Operator Address',
+    true,
+    'The bech32 valoper address of the validator'
+);
+
+export const MONITOR_SETTINGS: Record<MonitorType, SettingField[]> = {
+    urlCheck: [
+        text('name', 'Name', false),
+        text('address', 'Address', true, 'The URL to request'),
+        num('allowed_attempts', 'Allowed Attempts', 3, 0, 100),
+    ],
+    blockCheck: [missTolerance(10), missPeriod(30), sleep(10), alertSleep(10)],
+    signMissCheck: [missTolerance(10), missPeriod(100), sleep(5), alertSleep(1), valoper],
+    priceFeederMissCount: [
+        missTolerance(100),
+        missPeriod(3600),
+        sleep(5),
+        alertSleep(60),
+        valoper,
+        text(
+            'oracle_path',
+            'Oracle Miss Path',
+            false,
+            'Only for chains without a built-in path, e.g. /nibiru/oracle/v1beta1/validators/{valoper}/miss'
+        ),
+    ],
+    nodeExporterDiskSpace: [
+        num('threshold', 'Threshold (%)', 80, 1, 100),
+        alertSleep(30),
+        num('check_interval_seconds', 'Check Interval (seconds)', 60, 5, DAY),
+    ],
+    validatorOutOfActiveSet: [alertSleep(60), sleep(60), valoper],
+};
+
+/** Types whose check reads one of its server's services; a server is required for them. */
+export const TYPES_NEEDING_SERVER: readonly MonitorType[] = [
+    'blockCheck',
+    'signMissCheck',
+    'priceFeederMissCount',
+    'nodeExporterDiskSpace',
+    'validatorOutOfActiveSet',
+];
+
+export function defaultSettings(type: MonitorType): Record<string, number | string> {
+    const out: Record<string, number | string> = {};
+    for (const f of MONITOR_SETTINGS[type]) if (f.default !== undefined) out[f.key] = f.default;
+    return out;
+}
+
+export function isValoperAddress(value: string): boolean {
+    try {
+        // cosmjs 0.39 throws on its default (unbounded) length limit, so a limit must be given.
+        const { prefix, data } = fromBech32(value, 256);
+        return prefix.endsWith('valoper') && (data.length === 20 || data.length === 32);
+    } catch {
+        return false;
+    }
+}
+
+function isHttpUrl(value: string): boolean {
+    try {
+        const u = new URL(value);
+        return u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+        return false;
+    }
+}
+
+function fieldSchema(f: SettingField): z.ZodType {
+    if (f.kind === 'number') {
+        let n = z.coerce.number({ error: `${f.label} must be a number` }).int(`${f.label} must be a whole number`);
+        if (f.min !== undefined) n = n.min(f.min, `${f.label} must be at least ${f.min}`);
+        if (f.max !== undefined) n = n.max(f.max, `${f.label} must be at most ${f.max}`);
+        return f.default !== undefined ? n.default(f.default as number) : n;
+    }
+    let s: z.ZodType = z.string({ error: `${f.label} is required` }).trim();
+    if (f.key === 'valoper_address') {
+        s = (s as z.ZodString).refine(isValoperAddress, `${f.label} must be a bech32 valoper address`);
+    } else if (f.key === 'address') {
+        s = (s as z.ZodString).refine(isHttpUrl, `${f.label} must be an http(s) URL`);
+    } else if (f.key === 'oracle_path') {
+        s = (s as z.ZodString).regex(/^\/[^\s]*\{valoper\}[^\s]*$/, `${f.label} must be a path containing {valoper}`);
+    } else if (f.required) {
+        s = (s as z.ZodString).min(1, `${f.label} is required`);
+    }
+    return f.required ? s : s.optional().or(z.literal('').transform(() => undefined));
+}
+
+const schemas = Object.fromEntries(
+    MONITOR_TYPES.map((t) => [
+        t,
+        z.strictObject(Object.fromEntries(MONITOR_SETTINGS[t].map((f) => [f.key, fieldSchema(f)]))),
+    ])
+) as unknown as Record<MonitorType, z.ZodType<Record<string, unknown>>>;
+
+export type SettingsResult =
+    | { ok: true; settings: Record<string, unknown> }
+    | { ok: false; errors: Record<string, string> };
+
+/** Parses a monitor's `configuration_object` JSON text for its type, filling defaults; errors are keyed by setting. */
+export function parseMonitorSettings(type: MonitorType, json: string | null | undefined): SettingsResult {
+    let raw: unknown = {};
+    if (json !== null && json !== undefined && json.trim() !== '') {
+        try {
+            raw = JSON.parse(json);
+        } catch {
+            return { ok: false, errors: { configuration_object: 'configuration_object must be valid JSON' } };
+        }
+    }
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+        return { ok: false, errors: { configuration_object: 'configuration_object must be a JSON object' } };
+    }
+    const parsed = schemas[type].safeParse(raw);
+    if (parsed.success) return { ok: true, settings: parsed.data };
+    const errors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) {
+        const key =
+            issue.code === 'unrecognized_keys'
+                ? issue.keys.join(', ')
+                : String(issue.path[0] ?? 'configuration_object');
+        errors[key] ??= issue.code === 'unrecognized_keys' ? `Unknown setting for ${type}` : issue.message;
+    }
+    return { ok: false, errors };
+}

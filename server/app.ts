@@ -1,0 +1,106 @@
+import Fastify, { LogController } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { registerAuthGuard } from './auth/guard';
+import { deriveKey } from './auth/keys';
+import { ensureFirstAdmin } from './bootstrap';
+import { ChainDirectory } from './chains/directory';
+import { createHttpClient } from './clients/http';
+import type { AppConfig } from './config';
+import type { AppContext } from './context';
+import { openDatabase } from './db/client';
+import { scheduleMaintenance } from './db/maintenance';
+import { Engine } from './engine/engine';
+import { EventBus } from './events';
+import { frameworkErrors, registerErrorHandling } from './http-errors';
+import { createLogger } from './logger';
+import { LogHub } from './logs/hub';
+import { OutboxDispatcher } from './notify/outbox';
+import { registerRoutes } from './routes';
+import { registerSecurityHeaders } from './security-headers';
+import { registerUi } from './ui';
+
+export interface BuildOptions {
+    /** Where log lines go besides the log hub (default stdout). */
+    logStream?: NodeJS.WritableStream;
+}
+
+export interface BuiltApp {
+    app: FastifyInstance;
+    /** Set when this start created the first super admin with a generated password, to be printed once. */
+    firstAdmin: { username: string; password: string } | null;
+}
+
+/** Builds the whole server from a typed config: database, API, UI; `app.close()` releases everything. */
+export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Promise<BuiltApp> {
+    const logHub = new LogHub();
+    const database = await openDatabase(config);
+    const app = Fastify({
+        loggerInstance: createLogger(config, logHub, opts.logStream) as FastifyBaseLogger,
+        bodyLimit: 1024 * 1024,
+        // Requests are logged once, by the onResponse hook below, without headers or bodies.
+        logController: new LogController({ disableRequestLogging: true }),
+        routerOptions: { maxParamLength: 200 },
+        frameworkErrors,
+    });
+    const http = createHttpClient({ allowPrivate: config.allowPrivateTargets });
+    const ctx: AppContext = {
+        config,
+        db: database.db,
+        dbKind: database.kind,
+        events: new EventBus(),
+        logHub,
+        engine: null,
+        outbox: null,
+        http,
+        chains: new ChainDirectory(
+            http,
+            { mainnet: config.chainDirectoryUrl, testnet: config.chainDirectoryTestnetUrl },
+            app.log
+        ),
+        keys: {
+            accessToken: deriveKey(config.appSecret, 'access-token'),
+            secretsAtRest: deriveKey(config.appSecret, 'secrets-at-rest'),
+        },
+    };
+    app.decorate('ctx', ctx);
+    const stopMaintenance = scheduleMaintenance(database, app.log);
+    // One hook, so the engine stops (and flushes) before the database closes.
+    app.addHook('onClose', async () => {
+        await ctx.engine?.stop();
+        await ctx.outbox?.stop();
+        stopMaintenance();
+        await database.close();
+    });
+    try {
+        app.setValidatorCompiler(validatorCompiler);
+        app.setSerializerCompiler(serializerCompiler);
+        registerErrorHandling(app);
+        registerSecurityHeaders(app);
+        registerAuthGuard(app);
+        app.addHook('onResponse', async (req, reply) => {
+            if (reply.statusCode >= 500)
+                req.log.error(`${req.method} ${req.url.split('?')[0]} answered ${reply.statusCode}`);
+            else if (reply.statusCode === 403 && req.actor) {
+                // Authorization failures (security item 14): who tried what; the 404s of foreign rows look like any 404.
+                req.log.warn(`${req.method} ${req.url.split('?')[0]} refused to user ${req.actor.username} (403)`);
+            } else if (req.url.startsWith('/api/') && req.method !== 'GET') {
+                req.log.info(`${req.method} ${req.url.split('?')[0]} → ${reply.statusCode}`);
+            }
+        });
+        await registerRoutes(app);
+        await registerUi(app);
+        const firstAdmin = await ensureFirstAdmin(ctx);
+        await app.ready();
+        if (config.engineEnabled) {
+            ctx.engine = new Engine(ctx, app.log);
+            await ctx.engine.start();
+            ctx.outbox = new OutboxDispatcher(ctx, app.log);
+            ctx.outbox.start();
+        }
+        return { app, firstAdmin };
+    } catch (err) {
+        await app.close();
+        throw err;
+    }
+}

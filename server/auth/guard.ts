@@ -1,0 +1,73 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { companies, users } from '../db/schema';
+import { ApiError, forbidden } from '../errors';
+import type { Actor } from './actor';
+import { canWrite } from './actor';
+import { verifyAccessToken } from './tokens';
+
+/** Routes that answer without a session (the log socket checks its own token, browsers cannot send headers). */
+const PUBLIC = new Set(['/api/login', '/api/refresh', '/api/health', '/api/logs']);
+
+/** Resolves a bearer access token to an active user of an active company, or null. */
+export async function actorFromToken(app: FastifyInstance, token: string | undefined): Promise<Actor | null> {
+    if (!token) return null;
+    const claims = await verifyAccessToken(app.ctx.keys.accessToken, token);
+    if (!claims) return null;
+    const [row] = await app.ctx.db
+        .select({
+            // Only what the decision needs: never the password hash, and less to decode on every request.
+            user: {
+                id: users.id,
+                username: users.username,
+                isActive: users.isActive,
+                isAdmin: users.isAdmin,
+                isSuperAdmin: users.isSuperAdmin,
+                companyId: users.companyId,
+                tokenVersion: users.tokenVersion,
+            },
+            companyActive: companies.isActive,
+        })
+        .from(users)
+        .leftJoin(companies, eq(companies.id, users.companyId))
+        .where(eq(users.id, claims.userId))
+        .limit(1);
+    if (!row?.user.isActive || row.user.tokenVersion !== claims.tokenVersion) return null;
+    if (row.user.companyId !== null && row.companyActive === false) return null;
+    return {
+        id: row.user.id,
+        username: row.user.username,
+        isAdmin: row.user.isAdmin,
+        isSuperAdmin: row.user.isSuperAdmin,
+        companyId: row.user.companyId,
+    };
+}
+
+export function bearer(req: FastifyRequest): string | undefined {
+    const header = req.headers.authorization;
+    return header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+}
+
+/**
+ * Guards every /api route but the public ones. The decision is made on the route the router matched, not on the
+ * raw URL: the router decodes percent-escapes (`/%61pi/chains` reaches `/api/chains`), the raw URL does not.
+ * Unmatched /api paths also need a session, so the 404 answer tells an anonymous caller nothing.
+ */
+export function registerAuthGuard(app: FastifyInstance): void {
+    app.decorateRequest('actor', null as unknown as Actor);
+    app.addHook('onRequest', async (req) => {
+        const path = req.routeOptions.url ?? req.url.split('?')[0] ?? '';
+        if (!path.startsWith('/api/') || PUBLIC.has(path)) return;
+        const actor = await actorFromToken(app, bearer(req));
+        if (!actor) throw new ApiError(401, 'Authentication required');
+        req.actor = actor;
+    });
+}
+
+export async function requireSuperAdmin(req: FastifyRequest): Promise<void> {
+    if (!req.actor?.isSuperAdmin) throw forbidden('Only super admins can do this');
+}
+
+export async function requireWriter(req: FastifyRequest): Promise<void> {
+    if (!req.actor || !canWrite(req.actor)) throw forbidden('Only admins can change this');
+}

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** Everything the server reads from its environment, validated once; nothing else reads process.env. */
+export interface AppConfig {
+    port: number;
+    host: string;
+    dataDir: string;
+    /** PostgreSQL instead of the embedded PGlite; `memory://` runs PGlite in memory (tests). */
+    databaseUrl: string | null;
+    adminUsername: string;
+    adminPassword: string | null;
+    /** Key material for tokens and secrets at rest. */
+    appSecret: string;
+    telegramApiUrl: string;
+    chainDirectoryUrl: string;
+    chainDirectoryTestnetUrl: string;
+    logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+    /** Allow checks to reach private and loopback addresses (validators live on private networks). */
+    allowPrivateTargets: boolean;
+    /** Run the monitoring engine in this process. */
+    engineEnabled: boolean;
+    /** Directory of the built UI; null serves no UI (API only). */
+    uiDir: string | null;
+    /** Browser-visible WebSocket URL for the log tail; null derives it from the page's host. */
+    socketUrl: string | null;
+    accessTokenTtlSeconds: number;
+    loginRateLimitPerMinute: number;
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return def;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+        throw new ConfigError(`${name} must be a whole number between ${min} and ${max}, got "${raw}"`);
+    }
+    return n;
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string, def: boolean): boolean {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return def;
+    if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+    throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function url(env: NodeJS.ProcessEnv, name: string, def: string, schemes: string[] = ['http:', 'https:']): string {
+    const raw = env[name] || def;
+    try {
+        const u = new URL(raw);
+        if (!schemes.includes(u.protocol)) throw new Error();
+    } catch {
+        throw new ConfigError(`${name} must be a ${schemes.join(' or ')} URL, got "${raw}"`);
+    }
+    return raw.replace(/\/+$/, '');
+}
+
+/** The secret comes from APP_SECRET, else from DATA_DIR/secret.key, created on first start. */
+function loadSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
+    if (env.APP_SECRET) {
+        if (env.APP_SECRET.length < 32) throw new ConfigError('APP_SECRET must be at least 32 characters long');
+        return env.APP_SECRET;
+    }
+    const file = join(dataDir, 'secret.key');
+    if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString('hex');
+    writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+    return secret;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+    const dataDir = resolve(env.DATA_DIR || './data');
+    const logLevel = (env.LOG_LEVEL || 'info') as AppConfig['logLevel'];
+    if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+    const databaseUrl = env.DATABASE_URL ? url(env, 'DATABASE_URL', '', ['postgres:', 'postgresql:']) : null;
+    return {
+        port: int(env, 'PORT', 8081, 0, 65535),
+        host: env.HOST || '127.0.0.1',
+        dataDir,
+        databaseUrl,
+        adminUsername: env.ADMIN_USERNAME || 'admin',
+        adminPassword: env.ADMIN_PASSWORD || null,
+        appSecret: loadSecret(env, dataDir),
+        telegramApiUrl: url(env, 'TELEGRAM_API_URL', 'https://api.telegram.org'),
+        chainDirectoryUrl: url(env, 'CHAIN_DIRECTORY_URL', 'https://chains.cosmos.directory'),
+        chainDirectoryTestnetUrl: url(env, 'CHAIN_DIRECTORY_TESTNET_URL', 'https://chains.testcosmos.directory'),
+        logLevel,
+        allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', true),
+        engineEnabled: bool(env, 'ENGINE_ENABLED', true),
+        uiDir: env.UI_DIR === '' ? null : resolve(env.UI_DIR || './dist'),
+        socketUrl: env.SOCKET_URL ? url(env, 'SOCKET_URL', '', ['ws:', 'wss:']) : null,
+        accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 600, 5, 86_400),
+        loginRateLimitPerMinute: int(env, 'LOGIN_RATE_LIMIT_PER_MINUTE', 20, 1, 100_000),
+    };
+}

@@ -1,0 +1,33 @@
+import type { ChainDirectory } from './chains/directory';
+import type { HttpClient } from './clients/http';
+import type { AppConfig } from './config';
+import type { Database, Db } from './db/client';
+import type { Engine } from './engine/engine';
+import type { EventBus } from './events';
+import type { LogHub } from './logs/hub';
+import type { OutboxDispatcher } from './notify/outbox';
+
+/** What every route and background part of the app shares; decorated on the Fastify instance as `ctx`. */
+export interface AppContext {
+    config: AppConfig;
+    db: Db;
+    dbKind: Database['kind'];
+    events: EventBus;
+    logHub: LogHub;
+    /** The one egress client for every outbound request. */
+    http: HttpClient;
+    chains: ChainDirectory;
+    /** Null when ENGINE_ENABLED is off (API-only process, most tests). */
+    engine: Engine | null;
+    outbox: OutboxDispatcher | null;
+    keys: { accessToken: Uint8Array; secretsAtRest: Uint8Array };
+}
+
+declare module 'fastify' {
+    interface FastifyInstance {
+        ctx: AppContext;
+    }
+    interface FastifyRequest {
+        actor: import('./auth/actor').Actor;
+    }
+}

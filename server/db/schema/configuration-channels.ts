@@ -1,0 +1,21 @@
+import { index, integer, pgTable, serial, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { configurations } from './configurations';
+import { notificationChannels } from './notification-channels';
+
+export const configurationChannels = pgTable(
+    'configuration_channels',
+    {
+        id: serial('id').primaryKey(),
+        configurationId: integer('configuration_id')
+            .notNull()
+            .references(() => configurations.id, { onDelete: 'cascade' }),
+        notificationChannelId: integer('notification_channel_id')
+            .notNull()
+            .references(() => notificationChannels.id, { onDelete: 'cascade' }),
+        createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    },
+    (t) => [
+        uniqueIndex('configuration_channels_pair_idx').on(t.configurationId, t.notificationChannelId),
+        index('configuration_channels_channel_idx').on(t.notificationChannelId),
+    ]
+);

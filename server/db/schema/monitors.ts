@@ -1,0 +1,31 @@
+import { boolean, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { MONITOR_TYPES } from '../../../common/monitor-types';
+import { configurations } from './configurations';
+import { servers } from './servers';
+
+/** `status`, `last_error` and `last_check` are written by the engine only; the API never accepts them. */
+export const monitors = pgTable(
+    'monitors',
+    {
+        id: serial('id').primaryKey(),
+        configurationId: integer('configuration_id')
+            .notNull()
+            .references(() => configurations.id, { onDelete: 'cascade' }),
+        serverId: integer('server_id').references(() => servers.id, { onDelete: 'cascade' }),
+        name: text('name').notNull(),
+        type: text('type', { enum: MONITOR_TYPES }).notNull(),
+        isEnabled: boolean('is_enabled').notNull().default(true),
+        configurationObject: text('configuration_object').notNull().default('{}'),
+        status: boolean('status').notNull().default(true),
+        lastError: text('last_error'),
+        lastCheck: timestamp('last_check', { withTimezone: true }),
+        createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+        updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    },
+    (t) => [
+        index('monitors_configuration_idx').on(t.configurationId),
+        index('monitors_server_idx').on(t.serverId),
+        index('monitors_status_idx').on(t.status),
+    ]
+);
+export type MonitorRow = typeof monitors.$inferSelect;

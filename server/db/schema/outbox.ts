@@ -1,0 +1,27 @@
+import { bigserial, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/**
+ * Notifications waiting to be delivered. A row is written in the same step as the state change that caused it
+ * and deleted (marked sent) only after the channel accepted it, so a crash or an outage delays but never loses
+ * a message. Delivery is in id order per channel.
+ */
+export const outbox = pgTable(
+    'outbox',
+    {
+        id: bigserial('id', { mode: 'number' }).primaryKey(),
+        channelId: integer('channel_id').notNull(),
+        monitorId: integer('monitor_id'),
+        /** alert | reminder | recovery | test */
+        kind: text('kind').notNull(),
+        text: text('text').notNull(),
+        status: text('status', { enum: ['pending', 'sent', 'failed'] })
+            .notNull()
+            .default('pending'),
+        attempts: integer('attempts').notNull().default(0),
+        nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+        lastError: text('last_error'),
+        createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+        sentAt: timestamp('sent_at', { withTimezone: true }),
+    },
+    (t) => [index('outbox_due_idx').on(t.status, t.nextAttemptAt), index('outbox_channel_idx').on(t.channelId, t.id)]
+);

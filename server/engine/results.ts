@@ -1,0 +1,193 @@
+import { inArray, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/client';
+import { auditEntries, configurationChannels, notificationChannels, outbox } from '../db/schema';
+import { formatNotification } from '../notify/format';
+import type { MonitorTarget } from './targets';
+import type { AlertState, Transition } from './transitions';
+import { eq, and } from 'drizzle-orm';
+
+/** What the engine remembers of a monitor between checks; stored as JSON in monitor_states. */
+export interface PersistedState {
+    alert: AlertState;
+    memory: unknown;
+}
+
+export interface CheckRecord {
+    target: MonitorTarget;
+    status: boolean;
+    lastError: string | null;
+    checkedAt: Date;
+    state: PersistedState;
+    transition: Transition;
+}
+
+const BATCH = 400;
+/**
+ * A monitor's memory (counters, baselines) is saved at most this often unless its alert state changed, which is
+ * saved at once: after a crash the memory may be this old, but an open incident is never forgotten or re-sent.
+ */
+const MEMORY_SAVE_MS = 60_000;
+
+/**
+ * Buffers check results and writes them in one transaction per flush: monitor health, engine state, audit entries
+ * and outbox rows together, so an alert is queued exactly when the state that caused it is saved. When the
+ * database fails, the buffer is kept (latest result per monitor; every transition) and retried on the next flush.
+ */
+export class ResultWriter {
+    private latest = new Map<number, CheckRecord>();
+    private transitions: CheckRecord[] = [];
+    /** Monitors whose alert state changed since their state was last saved. */
+    private readonly alertChanged = new Set<number>();
+    private readonly savedAt = new Map<number, number>();
+    /** The newest record of each monitor whose state has not been saved yet. */
+    private readonly unsaved = new Map<number, CheckRecord>();
+    private flushing: Promise<void> | null = null;
+    private failing = false;
+    readonly stats = { rows: 0, flushes: 0, failures: 0 };
+
+    constructor(
+        private readonly db: Db,
+        private readonly log: FastifyBaseLogger
+    ) {}
+
+    record(r: CheckRecord): void {
+        this.latest.set(r.target.id, r);
+        if (r.transition.notification || r.transition.change) {
+            this.transitions.push(r);
+            this.alertChanged.add(r.target.id);
+        }
+    }
+
+    /** Drops what is kept for a monitor that is no longer run. */
+    forget(monitorId: number): void {
+        this.unsaved.delete(monitorId);
+        this.savedAt.delete(monitorId);
+        this.alertChanged.delete(monitorId);
+    }
+
+    get pending(): number {
+        return this.latest.size;
+    }
+
+    /** Writes what is buffered; concurrent calls share one flush. `everything` also saves all pending memory. */
+    flush(everything = false): Promise<void> {
+        if (!this.flushing) {
+            this.flushing = this.write(everything).finally(() => {
+                this.flushing = null;
+            });
+        }
+        return this.flushing;
+    }
+
+    private async write(everything: boolean): Promise<void> {
+        if (this.latest.size === 0 && this.transitions.length === 0 && !(everything && this.unsaved.size)) return;
+        const batch = [...this.latest.values()];
+        const transitions = this.transitions;
+        this.latest = new Map();
+        this.transitions = [];
+        const now = Date.now();
+        // Taken now: an alert change recorded while this flush is in flight is saved by the next one.
+        const changed = new Set(this.alertChanged);
+        this.alertChanged.clear();
+        for (const r of batch) this.unsaved.set(r.target.id, r);
+        const states = [...this.unsaved.values()].filter(
+            (r) =>
+                everything || changed.has(r.target.id) || now - (this.savedAt.get(r.target.id) ?? 0) >= MEMORY_SAVE_MS
+        );
+        try {
+            await this.db.transaction(async (tx) => {
+                for (let i = 0; i < batch.length; i += BATCH)
+                    await writeHealth(tx as unknown as Db, batch.slice(i, i + BATCH));
+                for (let i = 0; i < states.length; i += BATCH)
+                    await writeStates(tx as unknown as Db, states.slice(i, i + BATCH));
+                await writeTransitions(tx as unknown as Db, transitions);
+            });
+            for (const r of states) {
+                this.unsaved.delete(r.target.id);
+                this.savedAt.set(r.target.id, now);
+            }
+            this.stats.rows += batch.length;
+            this.stats.flushes++;
+            if (this.failing) this.log.info('Engine results are being saved again');
+            this.failing = false;
+        } catch (err) {
+            this.stats.failures++;
+            for (const id of changed) this.alertChanged.add(id);
+            if (!this.failing) this.log.error({ err }, 'Saving engine results failed; keeping them to retry');
+            this.failing = true;
+            // Newer results recorded meanwhile win; transitions are all kept, in order.
+            for (const r of batch) if (!this.latest.has(r.target.id)) this.latest.set(r.target.id, r);
+            this.transitions = [...transitions, ...this.transitions];
+        }
+    }
+}
+
+async function writeHealth(db: Db, rows: CheckRecord[]): Promise<void> {
+    if (rows.length === 0) return;
+    const health = sql.join(
+        rows.map(
+            (r) =>
+                sql`(${r.target.id}::int, ${r.status}::boolean, ${r.lastError}::text, ${r.checkedAt.toISOString()}::timestamptz)`
+        ),
+        sql`, `
+    );
+    await db.execute(sql`
+        update monitors as m set status = v.status, last_error = v.last_error, last_check = v.last_check
+        from (values ${health}) as v(id, status, last_error, last_check) where m.id = v.id`);
+}
+
+async function writeStates(db: Db, rows: CheckRecord[]): Promise<void> {
+    if (rows.length === 0) return;
+    const states = sql.join(
+        rows.map((r) => sql`(${r.target.id}::int, ${JSON.stringify(r.state)}::jsonb)`),
+        sql`, `
+    );
+    // Monitors deleted while their check ran are skipped rather than failing the whole batch.
+    await db.execute(sql`
+        insert into monitor_states (monitor_id, state, updated_at)
+        select v.id, v.state, now() from (values ${states}) as v(id, state)
+        where exists (select 1 from monitors where monitors.id = v.id)
+        on conflict (monitor_id) do update set state = excluded.state, updated_at = excluded.updated_at`);
+}
+
+async function writeTransitions(db: Db, records: CheckRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const audits = records.flatMap((r) =>
+        r.transition.change
+            ? [
+                  {
+                      companyId: r.target.configuration.companyId,
+                      configurationId: r.target.configuration.id,
+                      configurationName: r.target.configuration.name,
+                      serverId: r.target.server?.id ?? null,
+                      serverName: r.target.server?.name ?? null,
+                      monitorId: r.target.id,
+                      monitorName: r.target.name,
+                      message: `Monitor "${r.target.name}": ${r.transition.change}`,
+                      createdAt: r.checkedAt,
+                  },
+              ]
+            : []
+    );
+    if (audits.length) await db.insert(auditEntries).values(audits);
+    const notifying = records.filter((r) => r.transition.notification);
+    if (notifying.length === 0) return;
+    const configIds = [...new Set(notifying.map((r) => r.target.configuration.id))];
+    const links = await db
+        .select({ configurationId: configurationChannels.configurationId, channelId: notificationChannels.id })
+        .from(configurationChannels)
+        .innerJoin(notificationChannels, eq(notificationChannels.id, configurationChannels.notificationChannelId))
+        .where(
+            and(inArray(configurationChannels.configurationId, configIds), eq(notificationChannels.isEnabled, true))
+        );
+    const rows = notifying.flatMap((r) => {
+        const n = r.transition.notification;
+        if (!n) return [];
+        const text = formatNotification(r.target, n, r.checkedAt.getTime());
+        return links
+            .filter((l) => l.configurationId === r.target.configuration.id)
+            .map((l) => ({ channelId: l.channelId, monitorId: r.target.id, kind: n.kind, text }));
+    });
+    if (rows.length) await db.insert(outbox).values(rows);
+}

@@ -1,0 +1,181 @@
+/**
+ * Runs each job on its own interval, fixed-rate on the monotonic clock, with a cap on jobs in flight. A job still
+ * running when it is due again skips that cycle instead of piling up; a late loop (stall, clock step) never fires
+ * a burst of catch-up runs. Kept behind this small surface so a distributed implementation can replace it.
+ */
+export type JobRunner = (id: number) => Promise<void>;
+
+interface Entry {
+    id: number;
+    intervalMs: number;
+    dueAt: number;
+    generation: number;
+    running: boolean;
+    /** The due time of the run waiting in the queue, for the lag figure. */
+    queuedFor: number;
+}
+
+export interface SchedulerStats {
+    started: number;
+    skipped: number;
+    /** Recent (start − due) lags in ms, newest last. */
+    lags: number[];
+}
+
+const LAG_SAMPLES = 50_000;
+
+export class Scheduler {
+    private readonly entries = new Map<number, Entry>();
+    private heap: { dueAt: number; id: number; generation: number }[] = [];
+    private readonly queue: Entry[] = [];
+    private inFlight = 0;
+    private timer: NodeJS.Timeout | null = null;
+    private stopped = true;
+    private readonly idle = new Set<() => void>();
+    readonly stats: SchedulerStats = { started: 0, skipped: 0, lags: [] };
+
+    constructor(
+        private readonly run: JobRunner,
+        private readonly concurrency: number,
+        private readonly now: () => number = () => performance.now()
+    ) {}
+
+    get size(): number {
+        return this.entries.size;
+    }
+
+    /** Adds a job, or changes its interval; the first run comes after a random share of `firstDelayMaxMs`. */
+    upsert(id: number, intervalMs: number, firstDelayMaxMs = intervalMs): void {
+        const existing = this.entries.get(id);
+        if (existing && existing.intervalMs === intervalMs) return;
+        const entry: Entry = {
+            id,
+            intervalMs,
+            dueAt: this.now() + Math.random() * Math.min(firstDelayMaxMs, intervalMs),
+            generation: (existing?.generation ?? 0) + 1,
+            running: existing?.running ?? false,
+            queuedFor: 0,
+        };
+        this.entries.set(id, entry);
+        this.push(entry);
+    }
+
+    remove(id: number): void {
+        this.entries.delete(id);
+    }
+
+    ids(): number[] {
+        return [...this.entries.keys()];
+    }
+
+    start(): void {
+        this.stopped = false;
+        this.arm();
+    }
+
+    /** Stops scheduling and waits for the jobs in flight. */
+    async stop(): Promise<void> {
+        this.stopped = true;
+        if (this.timer) clearTimeout(this.timer);
+        this.timer = null;
+        this.queue.length = 0;
+        if (this.inFlight > 0) await new Promise<void>((r) => this.idle.add(r));
+    }
+
+    private push(e: Entry): void {
+        const heap = this.heap;
+        heap.push({ dueAt: e.dueAt, id: e.id, generation: e.generation });
+        let i = heap.length - 1;
+        while (i > 0) {
+            const p = (i - 1) >> 1;
+            const a = heap[i];
+            const b = heap[p];
+            if (!a || !b || b.dueAt <= a.dueAt) break;
+            heap[i] = b;
+            heap[p] = a;
+            i = p;
+        }
+        if (i === 0 && !this.stopped) this.arm();
+    }
+
+    private pop(): { dueAt: number; id: number; generation: number } | undefined {
+        const heap = this.heap;
+        const top = heap[0];
+        const last = heap.pop();
+        if (heap.length > 0 && last) {
+            heap[0] = last;
+            let i = 0;
+            for (;;) {
+                const l = 2 * i + 1;
+                const r = l + 1;
+                let m = i;
+                const hm = heap[m];
+                const hl = heap[l];
+                const hr = heap[r];
+                if (hl && hm && hl.dueAt < hm.dueAt) m = l;
+                const hm2 = heap[m];
+                if (hr && hm2 && hr.dueAt < hm2.dueAt) m = r;
+                if (m === i) break;
+                const a = heap[i];
+                const b = heap[m];
+                if (!a || !b) break;
+                heap[i] = b;
+                heap[m] = a;
+                i = m;
+            }
+        }
+        return top;
+    }
+
+    private arm(): void {
+        if (this.timer) clearTimeout(this.timer);
+        const next = this.heap[0];
+        const delay = next ? Math.max(0, Math.min(1000, next.dueAt - this.now())) : 1000;
+        this.timer = setTimeout(() => this.tick(), delay);
+    }
+
+    private tick(): void {
+        this.timer = null;
+        if (this.stopped) return;
+        const now = this.now();
+        for (let top = this.heap[0]; top && top.dueAt <= now; top = this.heap[0]) {
+            this.pop();
+            const e = this.entries.get(top.id);
+            if (!e || e.generation !== top.generation) continue;
+            if (e.running) this.stats.skipped++;
+            else {
+                e.queuedFor = e.dueAt;
+                this.queue.push(e);
+            }
+            // Fixed rate; after a stall, the next run is one interval from now rather than a burst of catch-ups.
+            e.dueAt = e.dueAt + e.intervalMs < now ? now + e.intervalMs : e.dueAt + e.intervalMs;
+            e.running = true;
+            this.push(e);
+        }
+        this.drain();
+        this.arm();
+    }
+
+    private drain(): void {
+        while (this.inFlight < this.concurrency && this.queue.length > 0) {
+            const e = this.queue.shift();
+            if (!e) break;
+            const lag = this.now() - e.queuedFor;
+            this.stats.lags.push(Math.max(0, lag));
+            if (this.stats.lags.length > LAG_SAMPLES) this.stats.lags.splice(0, this.stats.lags.length - LAG_SAMPLES);
+            this.stats.started++;
+            this.inFlight++;
+            this.run(e.id)
+                .catch(() => {})
+                .finally(() => {
+                    e.running = false;
+                    this.inFlight--;
+                    if (this.inFlight === 0) {
+                        for (const r of this.idle) r();
+                        this.idle.clear();
+                    }
+                    if (!this.stopped) this.drain();
+                });
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { parseMonitorSettings } from '../../common/monitor-types';
+import type { MonitorType } from '../../common/monitor-types';
+import type { ServiceType } from '../../common/service-types';
+import type { Db } from '../db/client';
+import { configurations, monitors, servers, services } from '../db/schema';
+
+const PAGE = 1000;
+const YIELD_EVERY = 500;
+const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
+
+interface Row {
+    m: { id: number; name: string; type: MonitorType; configurationObject: string };
+    c: { id: number; name: string; chain: string; companyId: number };
+    s: { id: number; name: string; address: string } | null;
+}
+
+/** Everything the engine needs to run one monitor, read in one pass over the database. */
+export interface MonitorTarget {
+    id: number;
+    name: string;
+    type: MonitorType;
+    settings: Record<string, unknown>;
+    /** Changes whenever anything that affects how the monitor runs changes; a new key reschedules it. */
+    key: string;
+    configuration: { id: number; name: string; chain: string; companyId: number };
+    server: { id: number; name: string; address: string } | null;
+    services: { type: ServiceType; address: string }[];
+}
+
+/** Enabled monitors of enabled configurations, on an enabled server when they have one. */
+export async function loadTargets(
+    db: Db
+): Promise<{ targets: MonitorTarget[]; invalid: { id: number; error: string }[] }> {
+    // Only the columns a target uses, a page at a time: PGlite runs queries and decodes results on the event loop,
+    // and one 10,000-row read of whole rows blocked it for about 1 s, delaying every check due meanwhile.
+    const rows: Row[] = [];
+    for (let after = 0; ; ) {
+        const page = await db
+            .select({
+                m: {
+                    id: monitors.id,
+                    name: monitors.name,
+                    type: monitors.type,
+                    configurationObject: monitors.configurationObject,
+                },
+                c: {
+                    id: configurations.id,
+                    name: configurations.name,
+                    chain: configurations.chain,
+                    companyId: configurations.companyId,
+                },
+                s: { id: servers.id, name: servers.name, address: servers.address },
+            })
+            .from(monitors)
+            .innerJoin(configurations, eq(configurations.id, monitors.configurationId))
+            .leftJoin(servers, eq(servers.id, monitors.serverId))
+            .where(
+                and(
+                    gt(monitors.id, after),
+                    eq(monitors.isEnabled, true),
+                    eq(configurations.isEnabled, true),
+                    or(isNull(monitors.serverId), eq(servers.isEnabled, true))
+                )
+            )
+            .orderBy(asc(monitors.id))
+            .limit(PAGE);
+        rows.push(...page);
+        const last = page.at(-1);
+        if (page.length < PAGE || !last) break;
+        after = last.m.id;
+        await yieldToLoop();
+    }
+    const serverIds = [...new Set(rows.map((r) => r.s?.id).filter((id): id is number => id !== undefined))];
+    const svcRows = serverIds.length
+        ? await db
+              .select({ serverId: services.serverId, type: services.type, address: services.address })
+              .from(services)
+              .where(and(inArray(services.serverId, serverIds), eq(services.isEnabled, true)))
+        : [];
+    const byServer = new Map<number, { type: ServiceType; address: string }[]>();
+    for (const s of svcRows) {
+        const list = byServer.get(s.serverId) ?? [];
+        list.push({ type: s.type, address: s.address });
+        byServer.set(s.serverId, list);
+    }
+    const targets: MonitorTarget[] = [];
+    const invalid: { id: number; error: string }[] = [];
+    for (const [i, { m, c, s }] of rows.entries()) {
+        // Parsing and keying thousands of monitors is CPU work: let due checks start in between.
+        if (i > 0 && i % YIELD_EVERY === 0) await yieldToLoop();
+        const parsed = parseMonitorSettings(m.type, m.configurationObject);
+        if (!parsed.ok) {
+            invalid.push({
+                id: m.id,
+                error: `Invalid settings: ${Object.entries(parsed.errors)
+                    .map(([k, v]) => `${k}: ${v}`)
+                    .join('; ')}`,
+            });
+            continue;
+        }
+        const svc = s ? (byServer.get(s.id) ?? []) : [];
+        const target: Omit<MonitorTarget, 'key'> = {
+            id: m.id,
+            name: m.name,
+            type: m.type,
+            settings: parsed.settings,
+            configuration: { id: c.id, name: c.name, chain: c.chain, companyId: c.companyId },
+            server: s ? { id: s.id, name: s.name, address: s.address } : null,
+            services: svc,
+        };
+        targets.push({ ...target, key: JSON.stringify(target) });
+    }
+    return { targets, invalid };
+}
+
+/** Row counts and latest update times of everything a target is built from; equal fingerprints, equal targets. */
+export async function targetsFingerprint(db: Db): Promise<string> {
+    const result = await db.execute(sql`
+        select (select count(*) || ':' || coalesce(max(updated_at)::text, '') from monitors) as m,
+               (select count(*) || ':' || coalesce(max(updated_at)::text, '') from servers) as s,
+               (select count(*) || ':' || coalesce(max(updated_at)::text, '') from services) as v,
+               (select count(*) || ':' || coalesce(max(updated_at)::text, '') from configurations) as c`);
+    return JSON.stringify((result as unknown as { rows: unknown[] }).rows[0]);
+}

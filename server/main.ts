@@ -1,0 +1,81 @@
+import { parseArgs } from 'node:util';
+import { buildApp } from './app';
+import { hashPassword } from './auth/passwords';
+import { ConfigError, loadConfig } from './config';
+import { openDatabase } from './db/client';
+import { users } from './db/schema';
+
+/** CLI entry: `start` (default), `migrate`, `create-user --username U [--password P] [--super-admin] [--admin]`. */
+async function main(): Promise<void> {
+    const [command = 'start', ...rest] = process.argv.slice(2);
+    const config = loadConfig();
+    if (command === 'start') return start(config);
+    if (command === 'migrate') {
+        const db = await openDatabase(config);
+        await db.close();
+        console.log('Database is up to date.');
+        return;
+    }
+    if (command === 'create-user') return createUser(config, rest);
+    throw new ConfigError(`Unknown command "${command}". Use start, migrate or create-user.`);
+}
+
+async function start(config: ReturnType<typeof loadConfig>): Promise<void> {
+    const started = Date.now();
+    const { app, firstAdmin } = await buildApp(config);
+    let closing = false;
+    const shutdown = async (signal: string) => {
+        if (closing) return;
+        closing = true;
+        app.log.info(`${signal} received, shutting down`);
+        const timer = setTimeout(() => process.exit(1), 10_000);
+        timer.unref();
+        await app.close();
+        process.exit(0);
+    };
+    process.on('SIGTERM', () => void shutdown('SIGTERM'));
+    process.on('SIGINT', () => void shutdown('SIGINT'));
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    app.log.info(`Node Monitor ready in ${Date.now() - started} ms`);
+    process.stdout.write(`\nNode Monitor is running on http://${host === '127.0.0.1' ? 'localhost' : host}:${port}\n`);
+    if (firstAdmin) {
+        // Printed once, straight to the terminal and not through the logger, so it never reaches the log tail.
+        process.stdout.write(
+            `First super admin created. Sign in with username "${firstAdmin.username}" and password "${firstAdmin.password}" (shown only now).\n\n`
+        );
+    }
+}
+
+async function createUser(config: ReturnType<typeof loadConfig>, args: string[]): Promise<void> {
+    const { values } = parseArgs({
+        args,
+        options: {
+            username: { type: 'string' },
+            password: { type: 'string' },
+            'super-admin': { type: 'boolean', default: false },
+            admin: { type: 'boolean', default: false },
+        },
+    });
+    if (!values.username) throw new ConfigError('create-user needs --username');
+    const password = values.password ?? (await import('node:crypto')).randomBytes(12).toString('base64url');
+    const db = await openDatabase(config);
+    try {
+        await db.db.insert(users).values({
+            username: values.username,
+            passwordHash: await hashPassword(password),
+            isSuperAdmin: values['super-admin'],
+            isAdmin: values.admin || values['super-admin'],
+        });
+    } finally {
+        await db.close();
+    }
+    console.log(`User "${values.username}" created${values.password ? '' : ` with password "${password}"`}.`);
+}
+
+main().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(1);
+});

@@ -1,0 +1,34 @@
+import type { MonitorTarget } from '../engine/targets';
+import { formatDuration, type Notification } from '../engine/transitions';
+
+/** Telegram's HTML parse mode needs exactly these three escaped; everything user-typed goes through it. */
+export function escapeHtml(text: string): string {
+    return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+const utc = (ms: number) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
+
+const HEADINGS: Record<Notification['kind'], string> = {
+    alert: '🔴 <b>ALERT</b>',
+    reminder: '🔁 <b>STILL FAILING</b>',
+    recovery: '✅ <b>RECOVERED</b>',
+};
+
+/** One message names the configuration, chain, server, monitor, what is wrong, since when and, on recovery, how long. */
+export function formatNotification(target: MonitorTarget, n: Notification, nowMs: number): string {
+    const lines = [
+        `${HEADINGS[n.kind]} ${escapeHtml(target.name)}`,
+        `Configuration: ${escapeHtml(target.configuration.name)} (${escapeHtml(target.configuration.chain)})`,
+        `Server: ${target.server ? escapeHtml(target.server.name) : '—'}`,
+        `Monitor: ${escapeHtml(target.name)} (${target.type})`,
+    ];
+    if (n.kind === 'recovery') {
+        lines.push(`Was down for ${formatDuration(n.durationMs ?? nowMs - n.since)}, since ${utc(n.since)}`);
+        if (n.message) lines.push(`Now: ${escapeHtml(n.message)}`);
+    } else {
+        lines.push(`Problem: ${escapeHtml(n.message ?? 'no message')}`);
+        lines.push(`Since: ${utc(n.since)}${n.kind === 'reminder' ? ` (${formatDuration(nowMs - n.since)} ago)` : ''}`);
+    }
+    lines.push(`<i>Incident ${escapeHtml(n.incidentId.slice(0, 8))}</i>`);
+    return lines.join('\n');
+}

@@ -1,0 +1,63 @@
+import { count, eq } from 'drizzle-orm';
+import type { Company } from '../../common/entities';
+import type { Db } from '../db/client';
+import { companies, configurations, notificationChannels, users } from '../db/schema';
+import type { CompanyRow } from '../db/schema';
+import { conflict, notFound } from '../errors';
+
+export const toCompany = (r: CompanyRow): Company => ({
+    id: r.id,
+    name: r.name,
+    is_active: r.isActive,
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+});
+
+export async function listCompanies(db: Db): Promise<Company[]> {
+    return (await db.select().from(companies).orderBy(companies.id)).map(toCompany);
+}
+
+export async function getCompany(db: Db, id: number): Promise<CompanyRow> {
+    const [row] = await db.select().from(companies).where(eq(companies.id, id));
+    if (!row) throw notFound('Company');
+    return row;
+}
+
+export async function createCompany(db: Db, body: { name: string; is_active: boolean }): Promise<CompanyRow> {
+    const [row] = await db.insert(companies).values({ name: body.name, isActive: body.is_active }).returning();
+    if (!row) throw new Error('insert returned nothing');
+    return row;
+}
+
+export async function updateCompany(db: Db, id: number, body: { name: string; is_active: boolean }) {
+    const [row] = await db
+        .update(companies)
+        .set({ name: body.name, isActive: body.is_active, updatedAt: new Date() })
+        .where(eq(companies.id, id))
+        .returning();
+    if (!row) throw notFound('Company');
+    return row;
+}
+
+/** Refuses (nothing deleted) while the company still owns users, configurations or channels. */
+export async function deleteCompany(db: Db, id: number): Promise<CompanyRow> {
+    const row = await getCompany(db, id);
+    const [u] = await db.select({ n: count() }).from(users).where(eq(users.companyId, id));
+    const [c] = await db.select({ n: count() }).from(configurations).where(eq(configurations.companyId, id));
+    const [ch] = await db
+        .select({ n: count() })
+        .from(notificationChannels)
+        .where(eq(notificationChannels.companyId, id));
+    const owned = [
+        [u?.n ?? 0, 'user'],
+        [c?.n ?? 0, 'configuration'],
+        [ch?.n ?? 0, 'notification channel'],
+    ]
+        .filter(([n]) => Number(n) > 0)
+        .map(([n, what]) => `${n} ${what}${Number(n) === 1 ? '' : 's'}`);
+    if (owned.length > 0) {
+        throw conflict(`Company "${row.name}" still owns ${owned.join(' and ')}; delete or move them first.`);
+    }
+    await db.delete(companies).where(eq(companies.id, id));
+    return row;
+}

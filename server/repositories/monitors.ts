@@ -1,0 +1,192 @@
+import { and, asc, eq, isNull, ne, or, type SQL } from 'drizzle-orm';
+import type { Monitor } from '../../common/entities';
+import { type MonitorType, parseMonitorSettings, TYPES_NEEDING_SERVER } from '../../common/monitor-types';
+import type { Db } from '../db/client';
+import { configurations, monitors, servers } from '../db/schema';
+import type { MonitorRow } from '../db/schema';
+import { badRequest, notFound } from '../errors';
+import { refusedTarget } from '../routes/fields';
+import { inScope, type Scope } from './scope';
+
+export interface MonitorBody {
+    name: string;
+    is_enabled: boolean;
+    configuration_id: number;
+    server_id: number | null;
+    type: MonitorType;
+    configuration_object?: string | null;
+}
+
+/** Only what toMonitor reads: created_at and updated_at would be decoded into Dates for every row and dropped. */
+const monitorColumns = {
+    id: monitors.id,
+    name: monitors.name,
+    type: monitors.type,
+    isEnabled: monitors.isEnabled,
+    configurationId: monitors.configurationId,
+    serverId: monitors.serverId,
+    configurationObject: monitors.configurationObject,
+    status: monitors.status,
+    lastError: monitors.lastError,
+    lastCheck: monitors.lastCheck,
+};
+
+const columns = {
+    monitor: monitorColumns,
+    server: { id: servers.id, name: servers.name, address: servers.address },
+    configuration: {
+        id: configurations.id,
+        name: configurations.name,
+        chain: configurations.chain,
+        companyId: configurations.companyId,
+    },
+};
+
+type Joined = {
+    monitor: Omit<MonitorRow, 'createdAt' | 'updatedAt'>;
+    server: { id: number; name: string; address: string } | null;
+    configuration: { id: number; name: string; chain: string; companyId: number };
+};
+
+export const toMonitor = ({ monitor: m, server, configuration: c }: Joined): Monitor => ({
+    id: m.id,
+    name: m.name,
+    type: m.type,
+    is_enabled: m.isEnabled,
+    configuration_id: m.configurationId,
+    server_id: m.serverId,
+    server,
+    configuration: { id: c.id, name: c.name, chain: c.chain },
+    configuration_object: m.configurationObject,
+    status: m.status,
+    last_error: m.lastError,
+    last_check: m.lastCheck ? m.lastCheck.toISOString() : null,
+});
+
+function findMonitors(db: Db, scope: Scope, where?: SQL): Promise<Joined[]> {
+    return db
+        .select(columns)
+        .from(monitors)
+        .innerJoin(configurations, eq(configurations.id, monitors.configurationId))
+        .leftJoin(servers, eq(servers.id, monitors.serverId))
+        .where(and(inScope(configurations.companyId, scope), where))
+        .orderBy(asc(monitors.id));
+}
+
+/** Monitors with their server and configuration, in one query; `where` may name any of the three tables. */
+export async function listMonitors(db: Db, scope: Scope, where?: SQL): Promise<Monitor[]> {
+    return (await findMonitors(db, scope, where)).map(toMonitor);
+}
+
+/**
+ * The dashboard lists (spec §4): failed = status false; warnings = status true with a last error. Only enabled
+ * monitors of enabled configurations and servers count. One indexed query, whatever the number of monitors.
+ */
+export function listByHealth(db: Db, scope: Scope, health: 'failed' | 'warnings'): Promise<Monitor[]> {
+    const healthWhere =
+        health === 'failed' ? eq(monitors.status, false) : and(eq(monitors.status, true), ne(monitors.lastError, ''));
+    return listMonitors(
+        db,
+        scope,
+        and(
+            healthWhere,
+            eq(monitors.isEnabled, true),
+            eq(configurations.isEnabled, true),
+            or(isNull(monitors.serverId), eq(servers.isEnabled, true))
+        )
+    );
+}
+
+async function findMonitor(db: Db, scope: Scope, id: number): Promise<Joined> {
+    const [row] = await findMonitors(db, scope, eq(monitors.id, id));
+    if (!row) throw notFound('Monitor');
+    return row;
+}
+
+export async function getMonitor(db: Db, scope: Scope, id: number): Promise<Monitor> {
+    return toMonitor(await findMonitor(db, scope, id));
+}
+
+/**
+ * Checks a body against the type's settings and the caller's rows: the configuration must be visible, the server
+ * (required for types that read a service) must belong to that configuration. Returns the normalised settings JSON.
+ */
+async function checkBody(db: Db, scope: Scope, body: MonitorBody) {
+    const errors: Record<string, string> = {};
+    const parsed = parseMonitorSettings(body.type, body.configuration_object);
+    if (!parsed.ok) Object.assign(errors, parsed.errors);
+    const address = parsed.ok ? parsed.settings.address : undefined;
+    const refused = typeof address === 'string' ? refusedTarget(address) : null;
+    if (refused) errors.address = refused;
+    if (body.server_id === null && TYPES_NEEDING_SERVER.includes(body.type))
+        errors.server_id = 'Please select a server!';
+    const [configuration] = await db
+        .select({ id: configurations.id, name: configurations.name, companyId: configurations.companyId })
+        .from(configurations)
+        .where(and(eq(configurations.id, body.configuration_id), inScope(configurations.companyId, scope)));
+    if (!configuration) errors.configuration_id = 'Configuration not found';
+    let server: { id: number; name: string } | null = null;
+    if (body.server_id !== null && configuration) {
+        const [s] = await db
+            .select({ id: servers.id, name: servers.name, configurationId: servers.configurationId })
+            .from(servers)
+            .innerJoin(configurations, eq(configurations.id, servers.configurationId))
+            .where(and(eq(servers.id, body.server_id), inScope(configurations.companyId, scope)));
+        if (!s) errors.server_id = 'Server not found';
+        else if (s.configurationId !== configuration.id)
+            errors.server_id = 'The server must belong to the same configuration';
+        else server = { id: s.id, name: s.name };
+    }
+    if (Object.keys(errors).length > 0 || !configuration || !parsed.ok) throw badRequest(errors);
+    return { configuration, server, settings: JSON.stringify(parsed.settings) };
+}
+
+/** A written monitor and the company it belongs to (for the audit entry). */
+type Written = { monitor: Monitor; companyId: number };
+
+async function written(db: Db, id: number): Promise<Written> {
+    const row = await findMonitor(db, null, id);
+    return { monitor: toMonitor(row), companyId: row.configuration.companyId };
+}
+
+/** New monitors start healthy and unchecked; status, last_error and last_check belong to the engine. */
+export async function createMonitor(db: Db, scope: Scope, body: MonitorBody): Promise<Written> {
+    const checked = await checkBody(db, scope, body);
+    const [row] = await db
+        .insert(monitors)
+        .values({
+            name: body.name,
+            isEnabled: body.is_enabled,
+            configurationId: checked.configuration.id,
+            serverId: checked.server?.id ?? null,
+            type: body.type,
+            configurationObject: checked.settings,
+        })
+        .returning({ id: monitors.id });
+    if (!row) throw new Error('insert returned nothing');
+    return written(db, row.id);
+}
+
+export async function updateMonitor(db: Db, scope: Scope, id: number, body: MonitorBody): Promise<Written> {
+    await findMonitor(db, scope, id);
+    const checked = await checkBody(db, scope, body);
+    await db
+        .update(monitors)
+        .set({
+            name: body.name,
+            isEnabled: body.is_enabled,
+            configurationId: checked.configuration.id,
+            serverId: checked.server?.id ?? null,
+            type: body.type,
+            configurationObject: checked.settings,
+            updatedAt: new Date(),
+        })
+        .where(eq(monitors.id, id));
+    return written(db, id);
+}
+
+export async function deleteMonitor(db: Db, scope: Scope, id: number): Promise<Written> {
+    const row = await findMonitor(db, scope, id);
+    await db.delete(monitors).where(eq(monitors.id, id));
+    return { monitor: toMonitor(row), companyId: row.configuration.companyId };
+}

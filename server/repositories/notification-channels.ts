@@ -1,0 +1,178 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { ChannelType } from '../../common/channel-types';
+import type { NotificationChannel } from '../../common/entities';
+import { decryptSecret, encryptSecret, maskSecret } from '../auth/secrets';
+import type { Db } from '../db/client';
+import { notificationChannels } from '../db/schema';
+import type { NotificationChannelRow } from '../db/schema';
+import { badRequest, notFound } from '../errors';
+import { type ChannelConfig, CHANNELS } from '../notify/channels';
+import { inScope, type Scope } from './scope';
+
+export interface ChannelBody {
+    name: string;
+    type: ChannelType;
+    configuration_object: Record<string, unknown>;
+    is_enabled: boolean;
+}
+
+const MASK = '••••';
+
+function parseStored(stored: string): Record<string, unknown> {
+    try {
+        const v: unknown = JSON.parse(stored);
+        return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+    } catch {
+        return {};
+    }
+}
+
+/** The secret in clear, or null when it cannot be read (missing, or encrypted under another key). */
+function openSecret(key: Uint8Array, value: unknown): string | null {
+    if (typeof value !== 'string' || value === '') return null;
+    try {
+        return decryptSecret(key, value);
+    } catch {
+        return null;
+    }
+}
+
+/**
+ * A channel's settings in clear, as a sender needs them (the alert outbox reads channels through this); `strict`
+ * throws when a stored secret cannot be decrypted instead of leaving it out.
+ */
+export function channelConfig(key: Uint8Array, row: NotificationChannelRow, strict = false): ChannelConfig {
+    const out: ChannelConfig = {};
+    const secrets = CHANNELS[row.type].secretFields;
+    for (const [k, v] of Object.entries(parseStored(row.configurationObject))) {
+        const plain = secrets.includes(k) ? openSecret(key, v) : typeof v === 'string' ? v : null;
+        // A sender must say why it cannot send, rather than report the secret as missing.
+        if (strict && plain === null && typeof v === 'string' && v !== '') {
+            throw new Error(`the channel's ${k} cannot be decrypted: was APP_SECRET or DATA_DIR/secret.key changed?`);
+        }
+        if (plain !== null) out[k] = plain;
+    }
+    return out;
+}
+
+/** What every reader gets: secrets masked (security item 22), never in clear, whatever the role. */
+export function toChannel(key: Uint8Array, row: NotificationChannelRow): NotificationChannel {
+    const secrets = CHANNELS[row.type].secretFields;
+    const shown: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(parseStored(row.configurationObject))) {
+        if (!secrets.includes(k)) shown[k] = v;
+        else {
+            const plain = openSecret(key, v);
+            shown[k] = plain === null ? MASK : maskSecret(plain);
+        }
+    }
+    return {
+        id: row.id,
+        name: row.name,
+        type: row.type,
+        is_enabled: row.isEnabled,
+        configuration_object: JSON.stringify(shown),
+        company_id: row.companyId,
+        created_at: row.createdAt.toISOString(),
+    };
+}
+
+/**
+ * Validates a submitted configuration object. A secret left out or sent back masked keeps the stored one
+ * (react-admin echoes what it read); on create there is none, so it counts as missing.
+ */
+export function resolveConfig(
+    type: ChannelType,
+    submitted: Record<string, unknown>,
+    stored?: ChannelConfig
+): ChannelConfig {
+    const notifier = CHANNELS[type];
+    const input = { ...submitted };
+    for (const field of notifier.secretFields) {
+        const v = input[field];
+        if (v === undefined || v === null || (typeof v === 'string' && v.startsWith(MASK))) {
+            if (stored?.[field]) input[field] = stored[field];
+            else delete input[field];
+        }
+    }
+    const result = notifier.validate(input);
+    if (!result.ok) throw badRequest(result.errors);
+    return result.config;
+}
+
+function seal(key: Uint8Array, type: ChannelType, config: ChannelConfig): string {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(config)) {
+        out[k] = CHANNELS[type].secretFields.includes(k) ? encryptSecret(key, v) : v;
+    }
+    return JSON.stringify(out);
+}
+
+export async function listChannels(db: Db, scope: Scope): Promise<NotificationChannelRow[]> {
+    return db
+        .select()
+        .from(notificationChannels)
+        .where(inScope(notificationChannels.companyId, scope))
+        .orderBy(asc(notificationChannels.id));
+}
+
+export async function findChannel(db: Db, scope: Scope, id: number): Promise<NotificationChannelRow> {
+    const [row] = await db
+        .select()
+        .from(notificationChannels)
+        .where(and(eq(notificationChannels.id, id), inScope(notificationChannels.companyId, scope)));
+    if (!row) throw notFound('Notification channel');
+    return row;
+}
+
+export async function createChannel(db: Db, key: Uint8Array, companyId: number, body: ChannelBody) {
+    const config = resolveConfig(body.type, body.configuration_object);
+    const [row] = await db
+        .insert(notificationChannels)
+        .values({
+            companyId,
+            name: body.name,
+            type: body.type,
+            isEnabled: body.is_enabled,
+            configurationObject: seal(key, body.type, config),
+        })
+        .returning();
+    if (!row) throw new Error('insert returned nothing');
+    return row;
+}
+
+/** A channel stays in its company: its links to configurations are within that company. */
+export async function updateChannel(
+    db: Db,
+    key: Uint8Array,
+    scope: Scope,
+    id: number,
+    body: ChannelBody & { company_id?: number | null }
+) {
+    const before = await findChannel(db, scope, id);
+    if (body.company_id !== undefined && body.company_id !== null && body.company_id !== before.companyId) {
+        throw badRequest({ company_id: 'A notification channel cannot be moved to another company' });
+    }
+    const stored = before.type === body.type ? channelConfig(key, before) : undefined;
+    const config = resolveConfig(body.type, body.configuration_object, stored);
+    const [row] = await db
+        .update(notificationChannels)
+        .set({
+            name: body.name,
+            type: body.type,
+            isEnabled: body.is_enabled,
+            configurationObject: seal(key, body.type, config),
+            updatedAt: new Date(),
+        })
+        .where(eq(notificationChannels.id, id))
+        .returning();
+    if (!row) throw notFound('Notification channel');
+    return row;
+}
+
+/** Links to configurations go with it (foreign key cascade). */
+export async function deleteChannel(db: Db, scope: Scope, id: number) {
+    const row = await findChannel(db, scope, id);
+    await db.delete(notificationChannels).where(eq(notificationChannels.id, id));
+    return row;
+}

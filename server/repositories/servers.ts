@@ -1,0 +1,120 @@
+import { and, asc, eq, type SQL } from 'drizzle-orm';
+import type { Monitor, Server } from '../../common/entities';
+import type { Db } from '../db/client';
+import { configurations, monitors, servers } from '../db/schema';
+import type { ServerRow } from '../db/schema';
+import { badRequest, notFound } from '../errors';
+import { groupBy } from './group';
+import { listMonitors } from './monitors';
+import { inScope, type Ref, type Scope } from './scope';
+
+export interface ServerBody {
+    name: string;
+    address: string;
+    is_enabled: boolean;
+    configuration_id: number;
+}
+
+/**
+ * Servers with their configuration and monitors; `where` may name the servers or configurations table. A caller
+ * that already holds the monitors of the same rows passes them to save a query.
+ */
+export async function listServers(db: Db, scope: Scope, where?: SQL, monitorsOf?: Monitor[]): Promise<Server[]> {
+    const rows = await db
+        .select({ s: servers, c: { id: configurations.id, name: configurations.name, chain: configurations.chain } })
+        .from(servers)
+        .innerJoin(configurations, eq(configurations.id, servers.configurationId))
+        .where(and(inScope(configurations.companyId, scope), where))
+        .orderBy(asc(servers.id));
+    if (rows.length === 0) return [];
+    const byServer = groupBy(monitorsOf ?? (await listMonitors(db, scope, where)), (m) => m.server_id);
+    return rows.map(({ s, c }) => ({
+        id: s.id,
+        name: s.name,
+        address: s.address,
+        is_enabled: s.isEnabled,
+        configuration_id: s.configurationId,
+        configuration: c,
+        monitors: byServer.get(s.id) ?? [],
+        createdAt: s.createdAt.toISOString(),
+        updatedAt: s.updatedAt.toISOString(),
+    }));
+}
+
+export async function getServer(db: Db, scope: Scope, id: number): Promise<Server> {
+    const [row] = await listServers(db, scope, eq(servers.id, id));
+    if (!row) throw notFound('Server');
+    return row;
+}
+
+/** The bare server with its configuration's name and company, if the caller may see it. */
+export async function findServer(db: Db, scope: Scope, id: number) {
+    const [row] = await db
+        .select({
+            server: servers,
+            configuration: { id: configurations.id, name: configurations.name },
+            companyId: configurations.companyId,
+        })
+        .from(servers)
+        .innerJoin(configurations, eq(configurations.id, servers.configurationId))
+        .where(and(eq(servers.id, id), inScope(configurations.companyId, scope)));
+    if (!row) throw notFound('Server');
+    return row;
+}
+
+/** A server and the refs its audit entry names. */
+export interface ServerWritten {
+    server: Server;
+    configuration: Ref;
+    companyId: number;
+}
+
+async function visibleConfiguration(db: Db, scope: Scope, id: number) {
+    const [c] = await db
+        .select({ id: configurations.id, name: configurations.name, companyId: configurations.companyId })
+        .from(configurations)
+        .where(and(eq(configurations.id, id), inScope(configurations.companyId, scope)));
+    if (!c) throw badRequest({ configuration_id: 'Configuration not found' });
+    return c;
+}
+
+export async function createServer(db: Db, scope: Scope, body: ServerBody): Promise<ServerWritten> {
+    const c = await visibleConfiguration(db, scope, body.configuration_id);
+    const [row] = await db
+        .insert(servers)
+        .values({ configurationId: c.id, name: body.name, address: body.address, isEnabled: body.is_enabled })
+        .returning({ id: servers.id });
+    if (!row) throw new Error('insert returned nothing');
+    return { server: await getServer(db, null, row.id), configuration: c, companyId: c.companyId };
+}
+
+/** Moving a server to another configuration takes its monitors along: a monitor's server is in its configuration. */
+export async function updateServer(db: Db, scope: Scope, id: number, body: ServerBody): Promise<ServerWritten> {
+    const before: ServerRow = (await findServer(db, scope, id)).server;
+    const c = await visibleConfiguration(db, scope, body.configuration_id);
+    await db
+        .update(servers)
+        .set({
+            configurationId: c.id,
+            name: body.name,
+            address: body.address,
+            isEnabled: body.is_enabled,
+            updatedAt: new Date(),
+        })
+        .where(eq(servers.id, id));
+    if (before.configurationId !== c.id) {
+        await db
+            .update(monitors)
+            .set({ configurationId: c.id, updatedAt: new Date() })
+            .where(eq(monitors.serverId, id));
+    }
+    return { server: await getServer(db, null, id), configuration: c, companyId: c.companyId };
+}
+
+/** Its services and monitors go with it (foreign keys cascade). */
+export async function deleteServer(db: Db, scope: Scope, id: number): Promise<ServerWritten> {
+    const server = await getServer(db, scope, id);
+    const { configuration, companyId } = await findServer(db, scope, id);
+    await db.delete(servers).where(eq(servers.id, id));
+    return { server, configuration, companyId };
+}

@@ -1,0 +1,67 @@
+import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AuditEntry } from '../../common/entities';
+import { companyScope } from '../auth/actor';
+import { auditEntries } from '../db/schema';
+import type { AuditRow } from '../db/schema';
+import { badRequest } from '../errors';
+import { listQuerySchema, toListQuery } from '../list-query';
+
+const DEFAULT_LIMIT = 100;
+
+const ref = (id: number | null, name: string | null) => (id === null ? null : { id, name: name ?? `#${id}` });
+
+export const toAuditEntry = (r: AuditRow): AuditEntry => ({
+    id: r.id,
+    configuration: ref(r.configurationId, r.configurationName),
+    server: ref(r.serverId, r.serverName),
+    monitor: ref(r.monitorId, r.monitorName),
+    created_at: r.createdAt.toISOString(),
+    message: r.message,
+});
+
+const idFilter = z.coerce.number().int().positive().optional();
+const filterSchema = z.looseObject({ monitor_id: idFilter, server_id: idFilter, configuration_id: idFilter });
+
+/**
+ * GET /api/audit/latest: the caller's company's entries, newest first, the latest 100 unless react-admin asks for a
+ * range; `filter` narrows to one monitor, server or configuration (the monitor page's history).
+ */
+export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
+    app.get('/api/audit/latest', { schema: { querystring: listQuerySchema } }, async (req, reply) => {
+        const q = toListQuery(req.query);
+        const parsed = filterSchema.safeParse(q.filter);
+        if (!parsed.success) {
+            const issue = parsed.error.issues[0];
+            const field = String(issue?.path[0] ?? 'filter');
+            throw badRequest({ [field]: `${field} must be a positive whole number` });
+        }
+        const filter = parsed.data;
+        const scope = companyScope(req.actor);
+        const where: (SQL | undefined)[] = [
+            scope === null ? undefined : eq(auditEntries.companyId, scope),
+            filter.monitor_id ? eq(auditEntries.monitorId, filter.monitor_id) : undefined,
+            filter.server_id ? eq(auditEntries.serverId, filter.server_id) : undefined,
+            filter.configuration_id ? eq(auditEntries.configurationId, filter.configuration_id) : undefined,
+        ];
+        const start = q.range?.start ?? 0;
+        const limit = q.range ? q.range.end - q.range.start + 1 : DEFAULT_LIMIT;
+        const rows = await app.ctx.db
+            .select()
+            .from(auditEntries)
+            .where(and(...where))
+            .orderBy(desc(auditEntries.id))
+            .limit(limit)
+            .offset(start);
+        if (q.range) {
+            const [total] = await app.ctx.db
+                .select({ n: count() })
+                .from(auditEntries)
+                .where(and(...where));
+            const last = rows.length ? start + rows.length - 1 : start;
+            reply.header('Content-Range', `audit ${start}-${last}/${total?.n ?? 0}`);
+        }
+        return rows.map(toAuditEntry);
+    });
+};

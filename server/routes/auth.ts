@@ -1,0 +1,37 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { bearer } from '../auth/guard';
+import { getUser } from '../repositories/users';
+import { login, refresh } from '../services/sessions';
+
+const loginBody = z.object({
+    username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(256),
+    password: z
+        .string({ error: 'Password is required' })
+        .min(1, 'Password is required')
+        .max(1024, 'Password is too long'),
+});
+
+/** POST /api/login, POST /api/refresh, GET /api/users/me (spec §7). */
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+    await app.register(rateLimit, { global: false });
+    const limit = {
+        max: app.ctx.config.loginRateLimitPerMinute,
+        timeWindow: 60_000,
+        keyGenerator: (req: { ip?: string }) => req.ip ?? 'local',
+        errorResponseBuilder: (_req: unknown, ctx: { after: string }) => ({
+            statusCode: 429,
+            message: `Too many attempts, try again in ${ctx.after}`,
+        }),
+    };
+    app.post(
+        '/api/login',
+        { schema: { body: loginBody }, bodyLimit: 8192, config: { rateLimit: limit } },
+        async (req) => login(app.ctx, req.body.username, req.body.password, req.ip)
+    );
+    app.post('/api/refresh', { bodyLimit: 8192, config: { rateLimit: limit } }, async (req) =>
+        refresh(app.ctx, bearer(req), req.ip)
+    );
+    app.get('/api/users/me', async (req) => getUser(app.ctx.db, req.actor.id));
+};

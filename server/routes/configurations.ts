@@ -1,0 +1,184 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Configuration } from '../../common/entities';
+import { groupHealth } from '../../common/health';
+import { companyScope } from '../auth/actor';
+import { requireWriter } from '../auth/guard';
+import { configurations } from '../db/schema';
+import { badRequest } from '../errors';
+import { listQuerySchema, type ListQuery, pageOf, toListQuery } from '../list-query';
+import {
+    createConfiguration,
+    createLink,
+    deleteConfiguration,
+    deleteLink,
+    findConfiguration,
+    getConfiguration,
+    listConfigurations,
+    listLinks,
+    updateConfiguration,
+} from '../repositories/configurations';
+import { listMonitors } from '../repositories/monitors';
+import { targetCompany } from '../repositories/scope';
+import { listServers } from '../repositories/servers';
+import { enabledFlag, nameField, optionalRefId, refId } from './fields';
+import { type Change, mutate, sentence } from './mutate';
+import { idParams, readOnlyFields } from './schemas';
+
+const configurationBody = z.strictObject({
+    name: nameField(),
+    chain: z
+        .string({ error: 'Chain is required' })
+        .trim()
+        .min(1, 'Chain is required')
+        .max(100, 'Chain must be at most 100 characters'),
+    is_enabled: enabledFlag,
+    company_id: optionalRefId('company_id must be a company id').optional(),
+    // Echoed back by react-admin from what it read; ignored.
+    company: z.unknown().optional(),
+    servers: z.unknown().optional(),
+    monitors: z.unknown().optional(),
+    ...readOnlyFields,
+});
+type ConfigurationInput = z.infer<typeof configurationBody>;
+
+const linkParams = idParams.extend({ linkId: idParams.shape.id });
+const linkBody = z.strictObject({
+    configuration_id: optionalRefId('configuration_id must be a configuration id').optional(),
+    notification_channel_id: refId('Please select a notification channel'),
+});
+
+const fields = ({ name, chain, is_enabled, company_id }: ConfigurationInput) => ({
+    name,
+    chain,
+    is_enabled,
+    company_id,
+});
+
+/** Filters of the list (spec §2, §4): q on name or chain, company (super admin only), enabled, derived status. */
+function filtered(rows: Configuration[], q: ListQuery, superAdmin: boolean): Configuration[] {
+    const f = q.filter;
+    const needle = typeof f.q === 'string' && f.q.trim() !== '' ? f.q.trim().toLowerCase() : null;
+    const enabled = f.is_enabled === undefined || f.is_enabled === '' ? null : String(f.is_enabled) === 'true';
+    // Scope already limits a non-super-admin to their company, so their company filter is moot and ignored.
+    const company = superAdmin && f.company_id !== undefined && f.company_id !== '' ? Number(f.company_id) : null;
+    const status = typeof f.status === 'string' && f.status !== '' ? f.status : null;
+    return rows.filter(
+        (c) =>
+            (!needle || c.name.toLowerCase().includes(needle) || c.chain.toLowerCase().includes(needle)) &&
+            (enabled === null || c.is_enabled === enabled) &&
+            (company === null || c.company_id === company) &&
+            (status === null || groupHealth(c.monitors).health === status)
+    );
+}
+
+const change = (req: FastifyRequest, c: Configuration, event: Change['event'], verb: string): Change => ({
+    event,
+    message: sentence(req, 'Configuration', c.name, verb),
+    companyId: c.company_id,
+    configuration: { id: c.id, name: c.name },
+});
+
+/** Configurations and their channel links (spec §7). Reads for every member of the company, writes for admins. */
+export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
+    const db = app.ctx.db;
+    const scope = (req: FastifyRequest) => companyScope(req.actor);
+    const writer = { onRequest: requireWriter };
+
+    app.get('/api/configurations', { schema: { querystring: listQuerySchema } }, async (req, reply) => {
+        const q = toListQuery(req.query);
+        const rows = filtered(await listConfigurations(db, scope(req)), q, req.actor.isSuperAdmin);
+        const page = pageOf(rows, q, 'configurations', {
+            id: (c) => c.id,
+            name: (c) => c.name.toLowerCase(),
+            chain: (c) => c.chain.toLowerCase(),
+            is_enabled: (c) => c.is_enabled,
+            createdAt: (c) => c.createdAt,
+            updatedAt: (c) => c.updatedAt,
+            'company.name': (c) => c.company?.name.toLowerCase(),
+        });
+        if (page.contentRange) reply.header('Content-Range', page.contentRange);
+        return page.rows;
+    });
+    app.get('/api/configurations/:id', { schema: { params: idParams } }, async (req) =>
+        getConfiguration(db, scope(req), req.params.id)
+    );
+    app.get('/api/configurations/:id/servers', { schema: { params: idParams } }, async (req) => {
+        await findConfiguration(db, scope(req), req.params.id);
+        return listServers(db, scope(req), eq(configurations.id, req.params.id));
+    });
+    app.get('/api/configurations/:id/monitors', { schema: { params: idParams } }, async (req) => {
+        await findConfiguration(db, scope(req), req.params.id);
+        return listMonitors(db, scope(req), eq(configurations.id, req.params.id));
+    });
+    app.post('/api/configurations', { ...writer, schema: { body: configurationBody } }, async (req, reply) => {
+        const companyId = await targetCompany(db, req.actor, req.body.company_id);
+        const created = await mutate(app, req, async (tx) => {
+            const c = await createConfiguration(tx, companyId, fields(req.body));
+            return { result: c, change: change(req, c, 'CONFIGURATION_CREATED', 'created') };
+        });
+        return reply.status(201).send(created);
+    });
+    app.put(
+        '/api/configurations/:id',
+        { ...writer, schema: { params: idParams, body: configurationBody } },
+        async (req) =>
+            mutate(app, req, async (tx) => {
+                const c = await updateConfiguration(tx, scope(req), req.params.id, fields(req.body));
+                return { result: c, change: change(req, c, 'CONFIGURATION_UPDATED', 'updated') };
+            })
+    );
+    app.delete('/api/configurations/:id', { ...writer, schema: { params: idParams } }, async (req) =>
+        mutate(app, req, async (tx) => {
+            const c = await deleteConfiguration(tx, scope(req), req.params.id);
+            return { result: c, change: change(req, c, 'CONFIGURATION_DELETED', 'deleted') };
+        })
+    );
+
+    app.get('/api/configurations/:id/notification-channels', { schema: { params: idParams } }, async (req) =>
+        listLinks(db, scope(req), req.params.id)
+    );
+    app.post(
+        '/api/configurations/:id/notification-channels',
+        { ...writer, schema: { params: idParams, body: linkBody } },
+        async (req, reply) => {
+            const { configuration_id: bodyId, notification_channel_id: channelId } = req.body;
+            if (bodyId !== undefined && bodyId !== null && bodyId !== req.params.id) {
+                throw badRequest({ configuration_id: 'configuration_id must be the configuration in the path' });
+            }
+            const link = await mutate(app, req, async (tx) => {
+                const { link, configuration: c } = await createLink(tx, scope(req), req.params.id, channelId);
+                const what = `Notification channel "${link.notification_channel.name}" associated with configuration`;
+                return {
+                    result: link,
+                    change: { ...linkChange(req, c, what), event: 'NOTIFICATION_CHANNEL_ASSOCIATED', channelId },
+                };
+            });
+            return reply.status(201).send(link);
+        }
+    );
+    app.delete(
+        '/api/configurations/:id/notification-channels/:linkId',
+        { ...writer, schema: { params: linkParams } },
+        async (req) =>
+            mutate(app, req, async (tx) => {
+                const { link, configuration: c } = await deleteLink(tx, scope(req), req.params.id, req.params.linkId);
+                const what = `Notification channel "${link.notification_channel.name}" removed from configuration`;
+                const channelId = link.notification_channel_id;
+                return {
+                    result: link,
+                    change: { ...linkChange(req, c, what), event: 'NOTIFICATION_CHANNEL_DISASSOCIATED', channelId },
+                };
+            })
+    );
+};
+
+function linkChange(req: FastifyRequest, c: { id: number; name: string; companyId: number }, what: string) {
+    return {
+        message: `${what} "${c.name}" by ${req.actor.username}`,
+        companyId: c.companyId,
+        configuration: { id: c.id, name: c.name },
+    };
+}

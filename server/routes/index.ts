@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import { auditRoutes } from './audit';
+import { authRoutes } from './auth';
+import { chainRoutes } from './chains';
+import { companyRoutes } from './companies';
+import { configurationRoutes } from './configurations';
+import { healthRoutes } from './health';
+import { logRoutes } from './logs';
+import { metricsRoutes } from './metrics';
+import { monitorRoutes } from './monitors';
+import { notificationChannelRoutes } from './notification-channels';
+import { serverRoutes } from './servers';
+import { serviceRoutes } from './services';
+import { userRoutes } from './users';
+
+/** Every API plugin, one line each. */
+export async function registerRoutes(app: FastifyInstance): Promise<void> {
+    await app.register(healthRoutes);
+    await app.register(chainRoutes);
+    await app.register(authRoutes);
+    await app.register(companyRoutes);
+    await app.register(userRoutes);
+    await app.register(configurationRoutes);
+    await app.register(serverRoutes);
+    await app.register(serviceRoutes);
+    await app.register(monitorRoutes);
+    await app.register(notificationChannelRoutes);
+    await app.register(metricsRoutes);
+    await app.register(auditRoutes);
+    await app.register(logRoutes);
+}

@@ -1,0 +1,51 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { companyScope } from '../auth/actor';
+import { configurations, servers } from '../db/schema';
+import { ServerMetricsReader } from '../metrics/server-metrics';
+import { findServer } from '../repositories/servers';
+import { idParams } from './schemas';
+
+/**
+ * GET /api/servers/:id/metrics: the spec's server metrics fields from the server's node_exporter.
+ * GET /api/servers/storage: the fullest disk among the caller's servers, from the disk monitors' latest readings.
+ */
+export const metricsRoutes: FastifyPluginAsyncZod = async (app) => {
+    const reader = new ServerMetricsReader(app.ctx);
+    app.get('/api/servers/:id/metrics', { schema: { params: idParams } }, async (req) => {
+        await findServer(app.ctx.db, companyScope(req.actor), req.params.id);
+        return reader.read(req.params.id);
+    });
+    app.get('/api/servers/storage', async (req) => {
+        const scope = companyScope(req.actor);
+        const visible =
+            scope === null
+                ? null
+                : new Set(
+                      (
+                          await app.ctx.db
+                              .select({ id: servers.id })
+                              .from(servers)
+                              .innerJoin(configurations, eq(configurations.id, servers.configurationId))
+                              .where(eq(configurations.companyId, scope))
+                      ).map((r) => r.id)
+                  );
+        const use = app.ctx.engine?.disks.fullest(visible) ?? null;
+        if (!use) return { fullest: null };
+        const [server] = await app.ctx.db
+            .select({ id: servers.id, name: servers.name })
+            .from(servers)
+            .where(eq(servers.id, use.serverId));
+        if (!server) return { fullest: null };
+        return {
+            fullest: {
+                server,
+                mountpoint: use.mountpoint,
+                usedDiskSpacePercentage: use.usedPercent,
+                usedDiskSpace: use.usedBytes,
+                totalDiskSpace: use.totalBytes,
+                at: use.at,
+            },
+        };
+    });
+};

@@ -1,0 +1,97 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Monitor } from '../../common/entities';
+import { MONITOR_TYPES } from '../../common/monitor-types';
+import { companyScope } from '../auth/actor';
+import { requireWriter } from '../auth/guard';
+import {
+    createMonitor,
+    deleteMonitor,
+    getMonitor,
+    listByHealth,
+    type MonitorBody,
+    updateMonitor,
+} from '../repositories/monitors';
+import { enabledFlag, nameField, optionalRefId, refId } from './fields';
+import { type Change, mutate, sentence } from './mutate';
+import { idParams, readOnlyFields } from './schemas';
+
+/**
+ * status, last_error and last_check belong to the engine: a client echoing a monitor it read may send them back,
+ * and they are ignored, never stored.
+ */
+const monitorBody = z.strictObject({
+    name: nameField(),
+    is_enabled: enabledFlag,
+    configuration_id: refId('Please select a configuration'),
+    server_id: optionalRefId('Please select a server!'),
+    type: z.enum(MONITOR_TYPES, { error: 'Please select a type!' }),
+    // A JSON string per the spec; an object is accepted too and stored as text.
+    configuration_object: z.preprocess(
+        (v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : v),
+        z
+            .string({ error: 'configuration_object must be a JSON string' })
+            .max(16_384, 'configuration_object is too long')
+            .nullable()
+            .optional()
+    ),
+    // Echoed back by clients from what they read; ignored.
+    server: z.unknown().optional(),
+    configuration: z.unknown().optional(),
+    status: z.unknown().optional(),
+    last_error: z.unknown().optional(),
+    last_check: z.unknown().optional(),
+    ...readOnlyFields,
+});
+type MonitorInput = z.infer<typeof monitorBody>;
+
+const fields = (b: MonitorInput): MonitorBody => ({
+    name: b.name,
+    is_enabled: b.is_enabled,
+    configuration_id: b.configuration_id,
+    server_id: b.server_id,
+    type: b.type,
+    configuration_object: b.configuration_object,
+});
+
+const change = (req: FastifyRequest, m: Monitor, companyId: number, event: Change['event'], verb: string): Change => ({
+    event,
+    message: sentence(req, 'Monitor', m.name, verb),
+    companyId,
+    configuration: m.configuration ? { id: m.configuration.id, name: m.configuration.name } : null,
+    server: m.server ? { id: m.server.id, name: m.server.name } : null,
+    monitor: { id: m.id, name: m.name },
+});
+
+/** Monitors (spec §7) and the dashboard's failed and warning lists. */
+export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
+    const db = app.ctx.db;
+    const scope = (req: FastifyRequest) => companyScope(req.actor);
+    const writer = { onRequest: requireWriter };
+
+    app.get('/api/monitors/failed', async (req) => listByHealth(db, scope(req), 'failed'));
+    app.get('/api/monitors/warnings', async (req) => listByHealth(db, scope(req), 'warnings'));
+    app.get('/api/monitors/:id', { schema: { params: idParams } }, async (req) =>
+        getMonitor(db, scope(req), req.params.id)
+    );
+    app.post('/api/monitors', { ...writer, schema: { body: monitorBody } }, async (req, reply) => {
+        const created = await mutate(app, req, async (tx) => {
+            const w = await createMonitor(tx, scope(req), fields(req.body));
+            return { result: w.monitor, change: change(req, w.monitor, w.companyId, 'MONITOR_CREATED', 'created') };
+        });
+        return reply.status(201).send(created);
+    });
+    app.put('/api/monitors/:id', { ...writer, schema: { params: idParams, body: monitorBody } }, async (req) =>
+        mutate(app, req, async (tx) => {
+            const w = await updateMonitor(tx, scope(req), req.params.id, fields(req.body));
+            return { result: w.monitor, change: change(req, w.monitor, w.companyId, 'MONITOR_UPDATED', 'updated') };
+        })
+    );
+    app.delete('/api/monitors/:id', { ...writer, schema: { params: idParams } }, async (req) =>
+        mutate(app, req, async (tx) => {
+            const w = await deleteMonitor(tx, scope(req), req.params.id);
+            return { result: w.monitor, change: change(req, w.monitor, w.companyId, 'MONITOR_DELETED', 'deleted') };
+        })
+    );
+};

@@ -1,0 +1,149 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { CHANNEL_TYPES } from '../../common/channel-types';
+import { companyScope } from '../auth/actor';
+import { requireWriter } from '../auth/guard';
+import type { NotificationChannelRow } from '../db/schema';
+import { listQuerySchema, pageOf, toListQuery } from '../list-query';
+import {
+    type ChannelBody,
+    createChannel,
+    deleteChannel,
+    findChannel,
+    listChannels,
+    toChannel,
+    updateChannel,
+} from '../repositories/notification-channels';
+import { targetCompany } from '../repositories/scope';
+import { testChannel } from '../services/channel-test';
+import { enabledFlag, nameField, optionalRefId } from './fields';
+import { type Change, mutate, sentence } from './mutate';
+import { idParams, readOnlyFields } from './schemas';
+
+const NO_CONFIG = 'Please enter a configuration object!';
+
+/** A JSON string or an object; null or absent is the spec's 'Please enter a configuration object!'. */
+const configurationObject = z.unknown().transform((v, ctx) => {
+    const parsed = typeof v === 'string' ? parseJson(v) : v;
+    if (v === null || v === undefined || (typeof v === 'string' && v.trim() === '')) {
+        ctx.addIssue({ code: 'custom', message: NO_CONFIG });
+        return z.NEVER;
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        ctx.addIssue({ code: 'custom', message: 'configuration_object must be a JSON object' });
+        return z.NEVER;
+    }
+    return parsed as Record<string, unknown>;
+});
+
+function parseJson(text: string): unknown {
+    try {
+        return JSON.parse(text);
+    } catch {
+        return undefined;
+    }
+}
+
+const channelBody = z.strictObject({
+    name: nameField('Please enter a name!'),
+    type: z.enum(CHANNEL_TYPES, { error: 'Please select a type!' }),
+    configuration_object: configurationObject,
+    is_enabled: enabledFlag,
+    company_id: optionalRefId('company_id must be a company id').optional(),
+    ...readOnlyFields,
+});
+type ChannelInput = z.infer<typeof channelBody>;
+
+const testBody = channelBody.extend({ id: optionalRefId('id must be a notification channel id').optional() });
+
+const fields = (b: ChannelInput): ChannelBody & { company_id?: number | null } => ({
+    name: b.name,
+    type: b.type,
+    configuration_object: b.configuration_object,
+    is_enabled: b.is_enabled,
+    company_id: b.company_id,
+});
+
+const change = (req: FastifyRequest, row: NotificationChannelRow, event: Change['event'], verb: string): Change => ({
+    event,
+    message: sentence(req, 'Notification channel', row.name, verb),
+    companyId: row.companyId,
+    channelId: row.id,
+});
+
+/**
+ * Notification channels of a company (spec §7). The bot token is encrypted at rest and masked on every read;
+ * sending back the mask keeps the stored token. Tests send a real message, at most 5 a minute per user.
+ */
+export const notificationChannelRoutes: FastifyPluginAsyncZod = async (app) => {
+    const db = app.ctx.db;
+    const key = app.ctx.keys.secretsAtRest;
+    const scope = (req: FastifyRequest) => companyScope(req.actor);
+    const writer = { onRequest: requireWriter };
+    await app.register(rateLimit, { global: false });
+    const testLimit = {
+        max: 5,
+        timeWindow: 60_000,
+        // Runs after requireWriter, so read-only users are refused before they count.
+        keyGenerator: (req: FastifyRequest) => `channel-test:${req.actor?.id ?? req.ip}`,
+        errorResponseBuilder: (_req: unknown, ctx: { after: string }) => ({
+            statusCode: 429,
+            message: `Too many notification channel tests, try again in ${ctx.after}`,
+        }),
+    };
+
+    app.get('/api/notification-channels', { schema: { querystring: listQuerySchema } }, async (req, reply) => {
+        const q = toListQuery(req.query);
+        const needle = typeof q.filter.q === 'string' ? q.filter.q.toLowerCase() : null;
+        const rows = (await listChannels(db, scope(req)))
+            .filter((c) => !needle || c.name.toLowerCase().includes(needle))
+            .map((c) => toChannel(key, c));
+        const page = pageOf(rows, q, 'notification-channels', {
+            id: (c) => c.id,
+            name: (c) => c.name.toLowerCase(),
+            created_at: (c) => c.created_at,
+        });
+        if (page.contentRange) reply.header('Content-Range', page.contentRange);
+        return page.rows;
+    });
+    app.get('/api/notification-channels/:id', { schema: { params: idParams } }, async (req) =>
+        toChannel(key, await findChannel(db, scope(req), req.params.id))
+    );
+    app.post('/api/notification-channels', { ...writer, schema: { body: channelBody } }, async (req, reply) => {
+        const companyId = await targetCompany(db, req.actor, req.body.company_id);
+        const row = await mutate(app, req, async (tx) => {
+            const r = await createChannel(tx, key, companyId, fields(req.body));
+            return { result: r, change: change(req, r, 'NOTIFICATION_CHANNEL_CREATED', 'created') };
+        });
+        return reply.status(201).send(toChannel(key, row));
+    });
+    app.put(
+        '/api/notification-channels/:id',
+        { ...writer, schema: { params: idParams, body: channelBody } },
+        async (req) => {
+            const row = await mutate(app, req, async (tx) => {
+                const r = await updateChannel(tx, key, scope(req), req.params.id, fields(req.body));
+                return { result: r, change: change(req, r, 'NOTIFICATION_CHANNEL_UPDATED', 'updated') };
+            });
+            return toChannel(key, row);
+        }
+    );
+    app.delete('/api/notification-channels/:id', { ...writer, schema: { params: idParams } }, async (req) => {
+        const row = await mutate(app, req, async (tx) => {
+            const r = await deleteChannel(tx, scope(req), req.params.id);
+            return { result: r, change: change(req, r, 'NOTIFICATION_CHANNEL_DELETED', 'deleted') };
+        });
+        return toChannel(key, row);
+    });
+    app.post(
+        '/api/notification-channels/test',
+        { ...writer, schema: { body: testBody }, config: { rateLimit: testLimit } },
+        async (req, reply) => {
+            const outcome = await testChannel(app.ctx, scope(req), req.body);
+            app.ctx.events.emit({ name: 'NOTIFICATION_CHANNEL_TESTED', channelId: req.body.id ?? undefined });
+            return reply.status(outcome.status).send(outcome.body);
+        }
+    );
+};

@@ -1,0 +1,88 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { SERVICE_TYPES } from '../../common/service-types';
+import { companyScope } from '../auth/actor';
+import { requireWriter } from '../auth/guard';
+import { HttpError } from '../clients/http';
+import {
+    createService,
+    deleteService,
+    findService,
+    type ServiceWritten,
+    updateService,
+} from '../repositories/services';
+import { enabledFlag, nameField, refId, targetAddress } from './fields';
+import { type Change, mutate, sentence } from './mutate';
+import { idParams, readOnlyFields } from './schemas';
+
+const serviceBody = z.strictObject({
+    name: nameField(),
+    address: targetAddress,
+    is_enabled: enabledFlag,
+    type: z.enum(SERVICE_TYPES, { error: `Type must be one of ${SERVICE_TYPES.join(', ')}` }),
+    server_id: refId('Please select a server'),
+    ...readOnlyFields,
+});
+type ServiceInput = z.infer<typeof serviceBody>;
+
+const fields = ({ name, address, is_enabled, type, server_id }: ServiceInput) => ({
+    name,
+    address,
+    is_enabled,
+    type,
+    server_id,
+});
+
+const change = (req: FastifyRequest, w: ServiceWritten, event: Change['event'], verb: string): Change => ({
+    event,
+    message: sentence(req, 'Service', w.service.name, verb),
+    companyId: w.companyId,
+    configuration: w.configuration,
+    server: w.server,
+});
+
+/** Services of a server (spec §7); GET …/test probes the address and answers with its status code. */
+export const serviceRoutes: FastifyPluginAsyncZod = async (app) => {
+    const scope = (req: FastifyRequest) => companyScope(req.actor);
+    const writer = { onRequest: requireWriter };
+
+    app.post('/api/services', { ...writer, schema: { body: serviceBody } }, async (req, reply) => {
+        const created = await mutate(app, req, async (tx) => {
+            const w = await createService(tx, scope(req), fields(req.body));
+            return { result: w.service, change: change(req, w, 'SERVICE_CREATED', 'created') };
+        });
+        return reply.status(201).send(created);
+    });
+    app.put('/api/services/:id', { ...writer, schema: { params: idParams, body: serviceBody } }, async (req) =>
+        mutate(app, req, async (tx) => {
+            const w = await updateService(tx, scope(req), req.params.id, fields(req.body));
+            return { result: w.service, change: change(req, w, 'SERVICE_UPDATED', 'updated') };
+        })
+    );
+    app.delete('/api/services/:id', { ...writer, schema: { params: idParams } }, async (req) =>
+        mutate(app, req, async (tx) => {
+            const w = await deleteService(tx, scope(req), req.params.id);
+            return { result: w.service, change: change(req, w, 'SERVICE_DELETED', 'deleted') };
+        })
+    );
+    // The UI reads only the status code (spec §4: 200 counts as success); a service that does not answer is a 502.
+    app.get('/api/services/:id/test', { schema: { params: idParams } }, async (req, reply) => {
+        const { service } = await findService(app.ctx.db, scope(req), req.params.id);
+        try {
+            // Metrics endpoints answer hundreds of KiB; the cap only guards memory.
+            const res = await app.ctx.http.request(service.address, { timeoutMs: 5000, maxBodyBytes: 4 * 1024 * 1024 });
+            if (res.status < 200 || res.status > 599) {
+                return reply
+                    .status(502)
+                    .send({ message: `${service.name} answered with invalid HTTP status ${res.status}` });
+            }
+            return reply
+                .status(res.status)
+                .send({ status: res.status, message: `${service.name} answered HTTP ${res.status}` });
+        } catch (err) {
+            if (!(err instanceof HttpError)) throw err;
+            return reply.status(502).send({ message: `${service.name} did not answer: ${err.message}` });
+        }
+    });
+};

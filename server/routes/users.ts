@@ -1,0 +1,73 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { writeAudit } from '../audit';
+import { requireSuperAdmin } from '../auth/guard';
+import { forbidden } from '../errors';
+import { listQuerySchema, pageOf, toListQuery } from '../list-query';
+import { createUser, deleteUser, getUser, listUsers, updateUser } from '../repositories/users';
+import { endSessions } from '../services/sessions';
+import { idParams, optionalText, readOnlyFields, stripReadOnly } from './schemas';
+
+const userBody = z.strictObject({
+    username: z
+        .string({ error: 'Username is required' })
+        .trim()
+        .min(1, 'Username is required')
+        .max(64, 'Username must be at most 64 characters'),
+    is_active: z.boolean().default(true),
+    is_admin: z.boolean().default(false),
+    is_super_admin: z.boolean().default(false),
+    company_id: z.number({ error: 'Please select a company' }).int().positive().nullable().default(null),
+    raw_password: optionalText(
+        z.string().min(8, 'Password must be at least 8 characters').max(1024, 'Password is too long')
+    ),
+    company: z.unknown().optional(),
+    ...readOnlyFields,
+});
+
+/** Users: super admins only. List answers `{results}`; the password never leaves the server. */
+export const userRoutes: FastifyPluginAsyncZod = async (app) => {
+    app.addHook('onRequest', requireSuperAdmin);
+    const audit = (req: { actor: { id: number }; ip: string }, companyId: number | null, message: string) =>
+        writeAudit(app.ctx.db, { companyId, actorUserId: req.actor.id, ip: req.ip, message });
+
+    app.get('/api/users', { schema: { querystring: listQuerySchema } }, async (req, reply) => {
+        const q = toListQuery(req.query);
+        const needle = typeof q.filter.q === 'string' ? q.filter.q.toLowerCase() : null;
+        const rows = (await listUsers(app.ctx.db)).filter(
+            (u) =>
+                (!needle || u.username.toLowerCase().includes(needle)) &&
+                (q.filter.company_id === undefined || u.company_id === Number(q.filter.company_id))
+        );
+        const page = pageOf(rows, q, 'users', {
+            id: (u) => u.id,
+            username: (u) => u.username.toLowerCase(),
+            created_at: (u) => u.created_at,
+        });
+        if (page.contentRange) reply.header('Content-Range', page.contentRange);
+        return { results: page.rows };
+    });
+    app.get('/api/users/:id', { schema: { params: idParams } }, async (req) => getUser(app.ctx.db, req.params.id));
+    app.post('/api/users', { schema: { body: userBody } }, async (req, reply) => {
+        const { company: _c, ...body } = stripReadOnly(req.body);
+        const user = await createUser(app.ctx.db, body);
+        await audit(req, user.company_id, `User "${user.username}" created by ${req.actor.username}`);
+        return reply.status(201).send(user);
+    });
+    app.put('/api/users/:id', { schema: { params: idParams, body: userBody } }, async (req) => {
+        const { company: _c, ...body } = stripReadOnly(req.body);
+        if (req.params.id === req.actor.id && (!body.is_super_admin || !body.is_active)) {
+            throw forbidden('You cannot remove your own super admin role or disable yourself');
+        }
+        const { user, endSessions: end } = await updateUser(app.ctx.db, req.params.id, body);
+        if (end) await endSessions(app.ctx, user.id);
+        await audit(req, user.company_id, `User "${user.username}" updated by ${req.actor.username}`);
+        return user;
+    });
+    app.delete('/api/users/:id', { schema: { params: idParams } }, async (req) => {
+        if (req.params.id === req.actor.id) throw forbidden('You cannot delete yourself');
+        const user = await deleteUser(app.ctx.db, req.params.id);
+        await audit(req, user.company_id, `User "${user.username}" deleted by ${req.actor.username}`);
+        return user;
+    });
+};

@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { writeAudit } from '../audit';
+import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from '../auth/passwords';
+import { hashRefreshToken, newRefreshToken, signAccessToken } from '../auth/tokens';
+import type { AppContext } from '../context';
+import { companies, refreshTokens, users } from '../db/schema';
+import type { UserRow } from '../db/schema';
+import { ApiError } from '../errors';
+
+/** Absolute lifetime of a refresh family: short for admins, longer for read-only users. */
+const FAMILY_TTL_ADMIN_MS = 12 * 3600_000;
+const FAMILY_TTL_USER_MS = 7 * 24 * 3600_000;
+/** After this many failures in a row, each further attempt on the account waits longer (up to MAX_DELAY_MS). */
+const FREE_FAILURES = 5;
+const MAX_DELAY_MS = 8_000;
+/** A run of failures ends after an hour without one; the next failure starts counting from 1 again. */
+const FAILURE_WINDOW_MS = 3600_000;
+/**
+ * Soft lock (security item 1): after LOCK_AFTER failures in a run the account refuses every password, the right
+ * one included, with the same generic answer, until LOCK_MS after the last counted failure. Attempts while locked
+ * are not counted, so at most LOCK_AFTER + 60 min / LOCK_MS passwords can be tried an hour, from any number of IPs.
+ */
+const LOCK_AFTER = 50;
+const LOCK_MS = 15 * 60_000;
+
+const INVALID = 'Invalid username or password';
+
+export interface Session {
+    accessToken: { token: string; expiresAt: string };
+    refreshToken: { token: string; expiresAt: string };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function issue(ctx: AppContext, user: UserRow, familyId: string, familyExpiresAt: Date): Promise<Session> {
+    const access = await signAccessToken(
+        ctx.keys.accessToken,
+        { userId: user.id, tokenVersion: user.tokenVersion },
+        ctx.config.accessTokenTtlSeconds
+    );
+    const refresh = newRefreshToken();
+    await ctx.db.insert(refreshTokens).values({
+        userId: user.id,
+        familyId,
+        tokenHash: refresh.hash,
+        expiresAt: familyExpiresAt,
+        familyExpiresAt,
+    });
+    return {
+        accessToken: { token: access.token, expiresAt: access.expiresAt.toISOString() },
+        refreshToken: { token: refresh.token, expiresAt: familyExpiresAt.toISOString() },
+    };
+}
+
+async function companyActive(ctx: AppContext, companyId: number | null): Promise<boolean> {
+    if (companyId === null) return true;
+    const [c] = await ctx.db.select({ a: companies.isActive }).from(companies).where(eq(companies.id, companyId));
+    return c?.a ?? false;
+}
+
+/** Failures of the current run (0 once the last one is more than FAILURE_WINDOW_MS old). */
+function recentFailures(row: { failedLogins: number; lastFailedLoginAt: Date | null }, now = Date.now()): number {
+    const last = row.lastFailedLoginAt?.getTime();
+    return last !== undefined && now - last < FAILURE_WINDOW_MS ? row.failedLogins : 0;
+}
+
+function isLocked(row: { failedLogins: number; lastFailedLoginAt: Date | null }, now = Date.now()): boolean {
+    const last = row.lastFailedLoginAt?.getTime();
+    return last !== undefined && recentFailures(row, now) >= LOCK_AFTER && now - last < LOCK_MS;
+}
+
+/** Read after hashing, so a burst of parallel attempts sees the failures counted while it waited for a hash slot. */
+async function lockedOut(ctx: AppContext, userId: number): Promise<boolean> {
+    const [row] = await ctx.db
+        .select({ failedLogins: users.failedLogins, lastFailedLoginAt: users.lastFailedLoginAt })
+        .from(users)
+        .where(eq(users.id, userId));
+    return row ? isLocked(row) : false;
+}
+
+/** One more failure, counted in the database (parallel attempts must not overwrite each other's count). */
+async function countFailure(ctx: AppContext, userId: number): Promise<void> {
+    const runStart = new Date(Date.now() - FAILURE_WINDOW_MS).toISOString();
+    await ctx.db
+        .update(users)
+        .set({
+            failedLogins: sql`case when ${users.lastFailedLoginAt} is null or ${users.lastFailedLoginAt} < ${runStart}::timestamptz then 1 else ${users.failedLogins} + 1 end`,
+            lastFailedLoginAt: new Date(),
+        })
+        .where(eq(users.id, userId));
+}
+
+type FailureRun = { failedLogins: number; lastFailedLoginAt: Date | null };
+
+/**
+ * Failure runs of usernames that do not exist, kept in memory (bounded), so that an unknown name slows down and
+ * locks exactly like a real account: the delay must not tell which usernames exist.
+ */
+const unknownRuns = new WeakMap<AppContext, Map<string, FailureRun>>();
+const UNKNOWN_CAP = 10_000;
+
+function unknownRun(ctx: AppContext, username: string): FailureRun {
+    return unknownRuns.get(ctx)?.get(username) ?? { failedLogins: 0, lastFailedLoginAt: null };
+}
+
+function countUnknownFailure(ctx: AppContext, username: string): void {
+    const runs = unknownRuns.get(ctx) ?? new Map<string, FailureRun>();
+    unknownRuns.set(ctx, runs);
+    const failedLogins = recentFailures(unknownRun(ctx, username)) + 1;
+    runs.delete(username);
+    runs.set(username, { failedLogins, lastFailedLoginAt: new Date() });
+    if (runs.size > UNKNOWN_CAP) runs.delete(runs.keys().next().value ?? username);
+}
+
+/**
+ * One answer for every failure (unknown user, wrong password, inactive, locked), with the same work done for
+ * each: a password hash is always verified, against a dummy hash when the user does not exist.
+ */
+export async function login(ctx: AppContext, username: string, password: string, ip: string): Promise<Session> {
+    const [user] = await ctx.db.select().from(users).where(eq(users.username, username)).limit(1);
+    const run = user ?? unknownRun(ctx, username);
+    const failures = recentFailures(run);
+    // A locked account answers without the delay: its answer is decided, and waiting would only tie up the caller.
+    if (failures >= FREE_FAILURES && !isLocked(run)) {
+        await sleep(Math.min(MAX_DELAY_MS, 250 * 2 ** (failures - FREE_FAILURES)));
+    }
+    const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+    // An unknown user runs the same statements (against id 0, which matches no row), so both answers take as long.
+    const locked = (await lockedOut(ctx, user?.id ?? 0)) || (!user && isLocked(run));
+    if (!user || !ok || locked || !user.isActive || !(await companyActive(ctx, user.companyId))) {
+        if (!locked) await countFailure(ctx, user?.id ?? 0);
+        if (!locked && !user) countUnknownFailure(ctx, username);
+        await writeAudit(ctx.db, {
+            companyId: user?.companyId ?? null,
+            actorUserId: user?.id ?? null,
+            ip,
+            message: `Failed login for user "${username.slice(0, 64)}" from ${ip}${locked ? ' (account temporarily locked after repeated failures)' : ''}`,
+        });
+        throw new ApiError(401, INVALID);
+    }
+    const patch: Partial<UserRow> = { failedLogins: 0 };
+    if (needsRehash(user.passwordHash)) patch.passwordHash = await hashPassword(password);
+    await ctx.db.update(users).set(patch).where(eq(users.id, user.id));
+    const ttl = user.isAdmin || user.isSuperAdmin ? FAMILY_TTL_ADMIN_MS : FAMILY_TTL_USER_MS;
+    return issue(ctx, user, randomUUID(), new Date(Date.now() + ttl));
+}
+
+/** Rotates a refresh token; a token presented twice revokes its whole family (it was stolen or replayed). */
+export async function refresh(ctx: AppContext, token: string | undefined, ip: string): Promise<Session> {
+    const denied = new ApiError(401, 'Session expired, please sign in again');
+    if (!token) throw denied;
+    const [row] = await ctx.db
+        .select()
+        .from(refreshTokens)
+        .where(eq(refreshTokens.tokenHash, hashRefreshToken(token)))
+        .limit(1);
+    if (!row) throw denied;
+    if (row.revokedAt) {
+        await revokeFamily(ctx, row.familyId);
+        await writeAudit(ctx.db, {
+            companyId: null,
+            actorUserId: row.userId,
+            ip,
+            message: `Refresh token reused from ${ip}; all sessions of that sign-in were ended`,
+        });
+        throw denied;
+    }
+    if (row.familyExpiresAt.getTime() <= Date.now()) throw denied;
+    // Revoke only if still unrevoked, so two concurrent rotations of one token cannot both succeed.
+    const revoked = await ctx.db
+        .update(refreshTokens)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.revokedAt)))
+        .returning({ id: refreshTokens.id });
+    if (revoked.length === 0) {
+        await revokeFamily(ctx, row.familyId);
+        throw denied;
+    }
+    const [user] = await ctx.db.select().from(users).where(eq(users.id, row.userId)).limit(1);
+    if (!user?.isActive || !(await companyActive(ctx, user.companyId))) throw denied;
+    return issue(ctx, user, row.familyId, row.familyExpiresAt);
+}
+
+async function revokeFamily(ctx: AppContext, familyId: string): Promise<void> {
+    await ctx.db
+        .update(refreshTokens)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+}
+
+/** Ends every session of a user: refresh families revoked, outstanding access tokens invalidated. */
+export async function endSessions(ctx: AppContext, userId: number): Promise<void> {
+    const [u] = await ctx.db.select({ v: users.tokenVersion }).from(users).where(eq(users.id, userId));
+    if (!u) return;
+    await ctx.db
+        .update(users)
+        .set({ tokenVersion: u.v + 1 })
+        .where(eq(users.id, userId));
+    await ctx.db
+        .update(refreshTokens)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+}

@@ -1,0 +1,163 @@
+import {
+    Autocomplete,
+    Box,
+    Button,
+    Card,
+    CardContent,
+    CardHeader,
+    Table,
+    TableBody,
+    TableCell,
+    TableHead,
+    TableRow,
+    TextField,
+    Typography,
+} from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useGetList, useNotify } from 'react-admin';
+
+import type { ChannelLink, NotificationChannel } from '../../../common/entities';
+import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
+
+export const FETCH_CHANNELS_FAILED = 'Failed to fetch notification channels';
+
+export interface NotificationChannelsPanelProps {
+    configurationId: number;
+    /** Read-only users see the table without Remove buttons and without the add select. */
+    canWrite: boolean;
+}
+
+/** Channels linked to the configuration: Id, Type, Name, Enabled, Remove; and a select to link another. */
+export const NotificationChannelsPanel = ({ configurationId, canWrite }: NotificationChannelsPanelProps) => {
+    const dataProvider = useNodeMonitorDataProvider();
+    const notify = useNotify();
+    const [selected, setSelected] = useState<NotificationChannel | null>(null);
+    const [busy, setBusy] = useState(false);
+    // A failed fetch toasts 'Failed to fetch notification channels' (spec §8) and the table stays empty.
+    const {
+        data: links = [],
+        refetch,
+        isError: linksFailed,
+    } = useQuery<ChannelLink[]>({
+        queryKey: ['configurations', configurationId, 'notification-channels'],
+        queryFn: () => dataProvider.getConfigurationChannels(configurationId),
+        retry: false,
+    });
+    const { data: channels = [], isError: channelsFailed } = useGetList<NotificationChannel>(
+        'notification-channels',
+        { pagination: { page: 1, perPage: 1000 }, sort: { field: 'name', order: 'ASC' } },
+        { enabled: canWrite, retry: false }
+    );
+    const fetchFailed = linksFailed || channelsFailed;
+    useEffect(() => {
+        if (fetchFailed) notify(FETCH_CHANNELS_FAILED, { type: 'error' });
+    }, [fetchFailed, notify]);
+    const linked = new Set(links.map((link) => link.notification_channel_id));
+    const options = channels.filter((channel) => !linked.has(channel.id));
+
+    const add = async () => {
+        if (!selected) {
+            notify('Please select a notification channel', { type: 'error' });
+            return;
+        }
+        setBusy(true);
+        try {
+            await dataProvider.addConfigurationChannel(configurationId, selected.id);
+            notify('Successfully associated notification channel', { type: 'success' });
+            setSelected(null);
+            await refetch();
+        } catch {
+            notify('Failed to associate notification channel', { type: 'error' });
+        } finally {
+            setBusy(false);
+        }
+    };
+
+    const remove = async (link: ChannelLink) => {
+        setBusy(true);
+        try {
+            await dataProvider.removeConfigurationChannel(configurationId, link.id);
+            notify('Notification channel removed successfully', { type: 'success' });
+            await refetch();
+        } catch {
+            notify('Error when deleting notification channel', { type: 'error' });
+        } finally {
+            setBusy(false);
+        }
+    };
+
+    return (
+        <Card variant="outlined">
+            <CardHeader title="Notification Channels" />
+            <CardContent>
+                <Table size="small" aria-label="Linked notification channels">
+                    <TableHead>
+                        <TableRow>
+                            <TableCell>Id</TableCell>
+                            <TableCell>Type</TableCell>
+                            <TableCell>Name</TableCell>
+                            <TableCell>Enabled</TableCell>
+                            {canWrite && <TableCell align="right">Actions</TableCell>}
+                        </TableRow>
+                    </TableHead>
+                    <TableBody>
+                        {links.length === 0 ? (
+                            <TableRow>
+                                <TableCell colSpan={canWrite ? 5 : 4}>
+                                    <Typography color="text.secondary" align="center">
+                                        No notification channels linked yet
+                                    </Typography>
+                                </TableCell>
+                            </TableRow>
+                        ) : (
+                            links.map((link) => (
+                                <TableRow key={link.id}>
+                                    <TableCell>{link.notification_channel.id}</TableCell>
+                                    <TableCell>{link.notification_channel.type}</TableCell>
+                                    <TableCell>{link.notification_channel.name}</TableCell>
+                                    <TableCell>{link.notification_channel.is_enabled ? 'Yes' : 'No'}</TableCell>
+                                    {canWrite && (
+                                        <TableCell align="right">
+                                            <Button
+                                                size="small"
+                                                color="error"
+                                                disabled={busy}
+                                                aria-label={`Remove ${link.notification_channel.name}`}
+                                                onClick={() => remove(link)}
+                                            >
+                                                Remove
+                                            </Button>
+                                        </TableCell>
+                                    )}
+                                </TableRow>
+                            ))
+                        )}
+                    </TableBody>
+                </Table>
+                {canWrite && (
+                    <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', mt: 3 }}>
+                        <Autocomplete
+                            sx={{ flex: 1 }}
+                            options={options}
+                            value={selected}
+                            onChange={(_, channel) => setSelected(channel)}
+                            getOptionLabel={(channel) => `${channel.name} (${channel.type})`}
+                            isOptionEqualToValue={(option, value) => option.id === value.id}
+                            renderInput={(params) => (
+                                <TextField
+                                    {...params}
+                                    label="Notification Channels"
+                                    placeholder="Select a notification channel"
+                                />
+                            )}
+                        />
+                        <Button variant="contained" disabled={!selected || busy} onClick={add}>
+                            Add Channel
+                        </Button>
+                    </Box>
+                )}
+            </CardContent>
+        </Card>
+    );
+};

@@ -1,0 +1,84 @@
+import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import ErrorIcon from '@mui/icons-material/Error';
+import StorageIcon from '@mui/icons-material/Storage';
+import WarningIcon from '@mui/icons-material/Warning';
+import { Box, Card, CardContent, Grid, Tab, Tabs, Typography } from '@mui/material';
+import { useState } from 'react';
+import { Title } from 'react-admin';
+
+import { LoadingScreen } from '../layout/LoadingScreen';
+import { MonitorIssuesTable } from './MonitorIssuesTable';
+import { StatCard } from './StatCard';
+import { useDashboardData } from './useDashboardData';
+
+/** /: the four stat cards and the System Monitoring panel (spec §2, counts §4), refreshed every 30 s. */
+export const Dashboard = () => {
+    const { isPending, critical, warnings, counts, storage, metricsPending } = useDashboardData();
+    const [tab, setTab] = useState<'critical' | 'warnings'>('critical');
+
+    return (
+        <Box>
+            <Title title="Dashboard" />
+            <Grid container spacing={2} sx={{ mb: 3 }}>
+                <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+                    <StatCard
+                        title="Critical Issues"
+                        value={isPending ? '…' : counts.critical}
+                        icon={<ErrorIcon />}
+                        color="error.main"
+                    />
+                </Grid>
+                <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+                    <StatCard
+                        title="Warnings"
+                        value={isPending ? '…' : counts.warnings}
+                        icon={<WarningIcon />}
+                        color="warning.main"
+                    />
+                </Grid>
+                <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+                    <StatCard
+                        title="Healthy Nodes"
+                        value={isPending ? '…' : counts.healthy}
+                        icon={<CheckCircleIcon />}
+                        color="success.main"
+                    />
+                </Grid>
+                <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+                    <StatCard
+                        title="Storage Usage"
+                        value={
+                            storage.percent !== null
+                                ? `${Math.round(storage.percent)}%`
+                                : isPending || metricsPending
+                                  ? '…'
+                                  : // Spec §4: storage shows 0 until a disk-space monitor has read a disk.
+                                    '0%'
+                        }
+                        caption={storage.server ? `Fullest disk: ${storage.server.name}` : undefined}
+                        icon={<StorageIcon />}
+                        color="info.main"
+                    />
+                </Grid>
+            </Grid>
+            <Card variant="outlined">
+                <CardContent>
+                    <Typography variant="h6" component="h2" gutterBottom>
+                        System Monitoring
+                    </Typography>
+                    <Tabs value={tab} onChange={(_, value) => setTab(value)} sx={{ mb: 1 }}>
+                        <Tab value="critical" label={`Critical Issues (${critical.length})`} />
+                        <Tab value="warnings" label={`Warnings (${warnings.length})`} />
+                    </Tabs>
+                    {isPending ? (
+                        <LoadingScreen />
+                    ) : tab === 'critical' ? (
+                        <MonitorIssuesTable monitors={critical} emptyText="No critical issues found" />
+                    ) : (
+                        <MonitorIssuesTable monitors={warnings} emptyText="No warnings found" />
+                    )}
+                </CardContent>
+            </Card>
+        </Box>
+    );
+};

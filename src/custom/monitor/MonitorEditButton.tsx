@@ -1,0 +1,45 @@
+import EditIcon from '@mui/icons-material/Edit';
+import { Button } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+
+import type { Monitor } from '../../../common/entities';
+import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
+import { MonitorDialog } from '../../resources/monitors/MonitorDialog';
+
+export interface MonitorEditButtonProps {
+    monitor: Monitor;
+    /** Called after a successful save. */
+    onSaved: () => void;
+}
+
+/** Edit: the shared monitor dialog, with the servers of the monitor's configuration to choose from. */
+export const MonitorEditButton = ({ monitor, onSaved }: MonitorEditButtonProps) => {
+    const dataProvider = useNodeMonitorDataProvider();
+    const [open, setOpen] = useState(false);
+    const { data: servers } = useQuery({
+        queryKey: ['nodeMonitor', 'configurationServers', monitor.configuration_id],
+        queryFn: () => dataProvider.getConfigurationServers(monitor.configuration_id),
+        enabled: open,
+        retry: false,
+    });
+    // Until the list answers (or if it fails), the monitor's own server stays choosable.
+    const choices = servers ?? (monitor.server ? [monitor.server] : []);
+    return (
+        <>
+            <Button variant="contained" startIcon={<EditIcon />} onClick={() => setOpen(true)}>
+                Edit
+            </Button>
+            <MonitorDialog
+                open={open}
+                onClose={(saved) => {
+                    setOpen(false);
+                    if (saved) onSaved();
+                }}
+                configurationId={monitor.configuration_id}
+                servers={choices.map((server) => ({ id: server.id, name: server.name }))}
+                record={monitor}
+            />
+        </>
+    );
+};

@@ -1,0 +1,149 @@
+import DeleteIcon from '@mui/icons-material/Delete';
+import { Box, Button, Card, CardContent, Grid, Link, Stack, Typography } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { Title, useGetIdentity, useGetOne } from 'react-admin';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
+
+import type { Monitor, User } from '../../../common/entities';
+import { MONITOR_TYPE_LABELS } from '../../../common/monitor-types';
+import { canAccess } from '../../providers/canAccess';
+import { MonitorHealthChip } from '../../resources/monitors/HealthBadge';
+import { MonitorDeleteConfirm } from '../../resources/monitors/MonitorDeleteConfirm';
+import { AuditTable } from '../audit/AuditTable';
+import { LoadingScreen } from '../layout/LoadingScreen';
+import { REFRESH_MS } from '../network-status/metricsQuery';
+import { ActiveChip } from '../ui/ActiveChip';
+import { formatDateTime } from '../ui/format';
+import { retryUnlessClientError } from '../ui/retry';
+import { MonitorEditButton } from './MonitorEditButton';
+import { MonitorSettings } from './MonitorSettings';
+
+const Detail = ({ label, children }: { label: string; children: ReactNode }) => (
+    <Typography>
+        <strong>{label}:</strong> {children}
+    </Typography>
+);
+
+/**
+ * /monitor/{id} (the audit list links here; the spec does not show the screen): type, server, configuration,
+ * settings with their helper texts, current health, last check and error, and the monitor's own audit history.
+ */
+export const MonitorPage = () => {
+    const { id = '' } = useParams();
+    const navigate = useNavigate();
+    const queryClient = useQueryClient();
+    const { identity } = useGetIdentity();
+    const user = identity as unknown as User | undefined;
+    const [toDelete, setToDelete] = useState<Monitor | null>(null);
+    const {
+        data: monitor,
+        isPending,
+        refetch,
+    } = useGetOne<Monitor>(
+        'monitors',
+        { id: Number(id) },
+        { retry: retryUnlessClientError, refetchInterval: REFRESH_MS }
+    );
+
+    if (isPending) return <LoadingScreen />;
+    if (!monitor) {
+        return (
+            <Box sx={{ p: 2 }}>
+                <Title title="Monitor" />
+                <Typography variant="h5">Monitor not found</Typography>
+            </Box>
+        );
+    }
+    const canEdit = canAccess(user, { resource: 'monitors', action: 'edit' });
+    const canDelete = canAccess(user, { resource: 'monitors', action: 'delete' });
+    const onSaved = () => {
+        refetch();
+        queryClient.invalidateQueries({ queryKey: ['nodeMonitor', 'audit'] });
+    };
+
+    return (
+        <Box>
+            <Title title={monitor.name} />
+            <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', mb: 3, gap: 2 }}>
+                <Stack direction="row" spacing={2} alignItems="center">
+                    <Typography variant="h4" component="h1">
+                        {monitor.name}
+                    </Typography>
+                    <MonitorHealthChip monitor={monitor} />
+                    <ActiveChip active={monitor.is_enabled} />
+                </Stack>
+                <Stack direction="row" spacing={1}>
+                    {canEdit && <MonitorEditButton monitor={monitor} onSaved={onSaved} />}
+                    {canDelete && (
+                        <Button
+                            variant="outlined"
+                            color="error"
+                            startIcon={<DeleteIcon />}
+                            onClick={() => setToDelete(monitor)}
+                        >
+                            Delete
+                        </Button>
+                    )}
+                </Stack>
+            </Box>
+            <Grid container spacing={2} sx={{ mb: 2 }}>
+                <Grid size={{ xs: 12, md: 6 }}>
+                    <Card variant="outlined" sx={{ height: '100%' }}>
+                        <CardContent>
+                            <Typography variant="h6" component="h2" gutterBottom>
+                                Details
+                            </Typography>
+                            <Stack spacing={1}>
+                                <Detail label="Type">{MONITOR_TYPE_LABELS[monitor.type] ?? monitor.type}</Detail>
+                                <Detail label="Configuration">
+                                    {monitor.configuration ? (
+                                        <Link component={RouterLink} to={`/configurations/${monitor.configuration.id}`}>
+                                            {monitor.configuration.name}
+                                        </Link>
+                                    ) : (
+                                        'N/A'
+                                    )}
+                                </Detail>
+                                <Detail label="Server">
+                                    {monitor.server ? (
+                                        <Link component={RouterLink} to={`/servers/${monitor.server.id}`}>
+                                            {monitor.server.name}
+                                        </Link>
+                                    ) : (
+                                        'None'
+                                    )}
+                                </Detail>
+                                <Detail label="Last Check">
+                                    {monitor.last_check ? formatDateTime(monitor.last_check) : 'Never'}
+                                </Detail>
+                                <Detail label="Last Error">{monitor.last_error || 'None'}</Detail>
+                            </Stack>
+                        </CardContent>
+                    </Card>
+                </Grid>
+                <Grid size={{ xs: 12, md: 6 }}>
+                    <Card variant="outlined" sx={{ height: '100%' }}>
+                        <CardContent>
+                            <Typography variant="h6" component="h2" gutterBottom>
+                                Settings
+                            </Typography>
+                            <MonitorSettings type={monitor.type} configurationObject={monitor.configuration_object} />
+                        </CardContent>
+                    </Card>
+                </Grid>
+            </Grid>
+            <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+                History
+            </Typography>
+            <AuditTable monitorId={monitor.id} emptyText="No history for this monitor yet" />
+            <MonitorDeleteConfirm
+                monitor={toDelete}
+                onClose={(deleted) => {
+                    setToDelete(null);
+                    if (deleted) navigate(`/configurations/${monitor.configuration_id}`);
+                }}
+            />
+        </Box>
+    );
+};

@@ -1,0 +1,68 @@
+import EditIcon from '@mui/icons-material/Edit';
+import { Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
+import { Title, useGetOne, useNotify } from 'react-admin';
+import { Link as RouterLink, useParams } from 'react-router-dom';
+
+import type { Company } from '../../../common/entities';
+import { LoadingScreen } from '../../custom/layout/LoadingScreen';
+import { ActiveChip } from '../../custom/ui/ActiveChip';
+import { formatDateTime } from '../../custom/ui/format';
+import { retryUnlessClientError } from '../../custom/ui/retry';
+
+/** /companies/{id}: name, status, created and updated times, and an Edit button. */
+export const CompanyShow = () => {
+    const { id = '' } = useParams();
+    const notify = useNotify();
+    const { data: company, isPending } = useGetOne<Company>(
+        'companies',
+        { id: Number(id) },
+        {
+            retry: retryUnlessClientError,
+            onError: () => notify('Failed to fetch company!', { type: 'error' }),
+        }
+    );
+
+    if (isPending) return <LoadingScreen />;
+    if (!company) {
+        return (
+            <Box sx={{ p: 2 }}>
+                <Title title="Company" />
+                <Typography variant="h5">Company not found</Typography>
+            </Box>
+        );
+    }
+    return (
+        <Card variant="outlined">
+            <Title title={company.name} />
+            <CardContent>
+                <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', mb: 2 }}>
+                    <Stack direction="row" spacing={2} alignItems="center">
+                        <Typography variant="h4" component="h1">
+                            {company.name}
+                        </Typography>
+                        <ActiveChip active={company.is_active} />
+                    </Stack>
+                    <Button
+                        component={RouterLink}
+                        to={`/companies/${company.id}/edit`}
+                        variant="contained"
+                        startIcon={<EditIcon />}
+                    >
+                        Edit
+                    </Button>
+                </Box>
+                <Stack spacing={1}>
+                    <Typography>
+                        <strong>Status:</strong> {company.is_active ? 'Active' : 'Inactive'}
+                    </Typography>
+                    <Typography>
+                        <strong>Created:</strong> {formatDateTime(company.created_at)}
+                    </Typography>
+                    <Typography>
+                        <strong>Updated:</strong> {formatDateTime(company.updated_at)}
+                    </Typography>
+                </Stack>
+            </CardContent>
+        </Card>
+    );
+};

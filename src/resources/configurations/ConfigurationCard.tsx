@@ -1,0 +1,79 @@
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import {
+    Box,
+    Card,
+    CardActionArea,
+    CardActions,
+    CardContent,
+    Chip,
+    IconButton,
+    Stack,
+    Tooltip,
+    Typography,
+} from '@mui/material';
+import { useNavigate } from 'react-router-dom';
+
+import type { Configuration } from '../../../common/entities';
+import { ActiveChip } from '../../custom/ui/ActiveChip';
+import { HealthBadge } from '../monitors/HealthBadge';
+
+export interface ConfigurationCardProps {
+    configuration: Configuration;
+    /** Absent for read-only users: no Edit and Delete buttons. */
+    onEdit?: (configuration: Configuration) => void;
+    onDelete?: (configuration: Configuration) => void;
+}
+
+/** Name, Active/Inactive, health (enabled only), chain, server and monitor counts; a click opens the detail. */
+export const ConfigurationCard = ({ configuration, onEdit, onDelete }: ConfigurationCardProps) => {
+    const navigate = useNavigate();
+    const { name, chain, is_enabled, servers = [], monitors = [] } = configuration;
+    return (
+        <Card variant="outlined" sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}>
+            <CardActionArea
+                onClick={() => navigate(`/configurations/${configuration.id}`)}
+                aria-label={`Open configuration ${name}`}
+                sx={{ flex: 1, alignItems: 'flex-start' }}
+            >
+                <CardContent>
+                    <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 1, mb: 1 }}>
+                        <Typography variant="h6" component="h2" noWrap>
+                            {name}
+                        </Typography>
+                        <ActiveChip active={is_enabled} />
+                    </Box>
+                    <Stack direction="row" spacing={1} sx={{ mb: 1 }}>
+                        <Chip size="small" variant="outlined" label={chain} />
+                        {is_enabled && <HealthBadge monitors={monitors} />}
+                    </Stack>
+                    <Typography variant="body2" color="text.secondary">
+                        Servers: {servers.length} · Monitors: {monitors.length}
+                    </Typography>
+                </CardContent>
+            </CardActionArea>
+            {(onEdit || onDelete) && (
+                <CardActions sx={{ justifyContent: 'flex-end' }}>
+                    {onEdit && (
+                        <Tooltip title="Edit">
+                            <IconButton aria-label={`Edit configuration ${name}`} onClick={() => onEdit(configuration)}>
+                                <EditIcon />
+                            </IconButton>
+                        </Tooltip>
+                    )}
+                    {onDelete && (
+                        <Tooltip title="Delete">
+                            <IconButton
+                                aria-label={`Delete configuration ${name}`}
+                                color="error"
+                                onClick={() => onDelete(configuration)}
+                            >
+                                <DeleteIcon />
+                            </IconButton>
+                        </Tooltip>
+                    )}
+                </CardActions>
+            )}
+        </Card>
+    );
+};

@@ -1,0 +1,119 @@
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
+import { BooleanInput, Form, SaveButton, SelectInput, TextInput, useCreate, useNotify, useUpdate } from 'react-admin';
+
+import type { Monitor } from '../../../common/entities';
+import { MONITOR_TYPE_LABELS, MONITOR_TYPES } from '../../../common/monitor-types';
+import { MonitorSettingsInputs } from './MonitorSettingsInputs';
+import {
+    type MonitorFormValues,
+    needsServer,
+    SERVER_REQUIRED,
+    TYPE_REQUIRED,
+    toFormErrors,
+    toMonitorBody,
+    toMonitorFormValues,
+    validateMonitorName,
+} from './monitorForm';
+
+export interface MonitorDialogProps {
+    open: boolean;
+    /** `saved` is true after a successful create or update. */
+    onClose: (saved: boolean) => void;
+    configurationId: number;
+    /** The servers a monitor of this configuration may check. */
+    servers: { id: number; name: string }[];
+    /** Preselected server when adding (e.g. from a server page). */
+    defaultServerId?: number | null;
+    /** The monitor to edit; absent to add one. */
+    record?: Monitor;
+}
+
+const TYPE_CHOICES = MONITOR_TYPES.map((type) => ({ id: type, name: MONITOR_TYPE_LABELS[type] }));
+
+/** Add/Edit Monitor: type, name, server, enabled flag and the type's settings. */
+export function MonitorDialog({
+    open,
+    onClose,
+    configurationId,
+    servers,
+    defaultServerId,
+    record,
+}: MonitorDialogProps) {
+    const notify = useNotify();
+    const [create] = useCreate<Monitor>();
+    const [update] = useUpdate<Monitor>();
+    const editing = !!record;
+
+    const submit = async (raw: Record<string, unknown>) => {
+        const values = raw as unknown as MonitorFormValues;
+        const { type } = values;
+        if (!type) {
+            notify(TYPE_REQUIRED, { type: 'error' });
+            return;
+        }
+        if (needsServer(type) && (values.server_id === null || values.server_id === '')) {
+            notify(SERVER_REQUIRED, { type: 'error' });
+            return;
+        }
+        const data = toMonitorBody({ ...values, type }, configurationId);
+        try {
+            if (record) {
+                await update(
+                    'monitors',
+                    { id: record.id, data, previousData: record },
+                    { mutationMode: 'pessimistic', returnPromise: true }
+                );
+            } else {
+                await create('monitors', { data }, { returnPromise: true });
+            }
+            notify(editing ? 'Updated monitor successfully' : 'Added monitor successfully', { type: 'success' });
+            onClose(true);
+        } catch (error) {
+            notify(editing ? 'Failed to update monitor' : 'Failed to add monitor', { type: 'error' });
+            return toFormErrors((error as { body?: { errors?: Record<string, string> } }).body?.errors, type);
+        }
+    };
+
+    return (
+        <Dialog
+            open={open}
+            onClose={() => onClose(false)}
+            fullWidth
+            maxWidth="sm"
+            aria-labelledby="monitor-dialog-title"
+        >
+            <Form
+                key={record?.id ?? 'new'}
+                record={toMonitorFormValues(record, defaultServerId) as unknown as Record<string, unknown>}
+                onSubmit={submit}
+                resource="monitors"
+            >
+                <DialogTitle id="monitor-dialog-title">{editing ? 'Edit Monitor' : 'Add Monitor'}</DialogTitle>
+                <DialogContent>
+                    <SelectInput
+                        source="type"
+                        label="Type"
+                        choices={TYPE_CHOICES}
+                        emptyText="Select a type"
+                        fullWidth
+                    />
+                    <TextInput source="name" label="Name" validate={validateMonitorName} fullWidth />
+                    <SelectInput
+                        source="server_id"
+                        label="Server"
+                        choices={servers}
+                        optionText="name"
+                        emptyText="None"
+                        fullWidth
+                    />
+                    <BooleanInput source="is_enabled" label="Is Enabled" />
+                    <MonitorSettingsInputs />
+                </DialogContent>
+                <DialogActions>
+                    <Button onClick={() => onClose(false)}>Cancel</Button>
+                    <SaveButton label={editing ? 'Save' : 'Add'} alwaysEnable />
+                </DialogActions>
+            </Form>
+        </Dialog>
+    );
+}

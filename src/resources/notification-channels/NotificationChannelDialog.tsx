@@ -1,0 +1,134 @@
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
+import { useRef, useState } from 'react';
+import { Form, SaveButton, useCreate, useNotify, useUpdate } from 'react-admin';
+
+import type { NotificationChannel } from '../../../common/entities';
+import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
+import { NotificationChannelInputs } from './NotificationChannelInputs';
+import {
+    type ChannelFormValues,
+    channelDefaults,
+    toChannelBody,
+    toChannelFormValues,
+    validateChannel,
+} from './channelForm';
+
+export const ADDED = 'Notification channel added successfully!';
+export const ADD_FAILED = 'Failed to add notification channel!';
+export const UPDATED = 'Notification channel updated successfully!';
+export const UPDATE_FAILED = 'Failed to update notification channel!';
+export const TESTED = 'Notification channel tested successfully!';
+export const TEST_FAILED = 'Failed to test notification channel!';
+
+interface ApiFailure {
+    body?: { message?: unknown; errors?: Record<string, string> } | null;
+}
+
+/** 'Failed to … !' followed by the server's message when it sent one (spec §8). */
+export const withServerMessage = (prefix: string, error: unknown) => {
+    const message = (error as ApiFailure | null)?.body?.message;
+    return typeof message === 'string' && message ? `${prefix} ${message}` : prefix;
+};
+
+export interface NotificationChannelDialogProps {
+    open: boolean;
+    /** The channel to edit; absent to add one. */
+    channel?: NotificationChannel | null;
+    /** Shows the Company select (super admins). */
+    showCompany: boolean;
+    /** Preselected company of a new channel: the signed-in user's. */
+    defaultCompanyId?: number | null;
+    onClose: () => void;
+    /** Called after a successful save, before the dialog closes. */
+    onSaved?: () => void;
+}
+
+/** Add Notification Channel dialog, also used (same title) to edit: Cancel, Test and Add/Edit. */
+export const NotificationChannelDialog = ({
+    open,
+    channel,
+    showCompany,
+    defaultCompanyId = null,
+    onClose,
+    onSaved,
+}: NotificationChannelDialogProps) => {
+    const notify = useNotify();
+    const dataProvider = useNodeMonitorDataProvider();
+    const [create] = useCreate<NotificationChannel>();
+    const [update] = useUpdate<NotificationChannel>();
+    const [testing, setTesting] = useState(false);
+    // Both buttons submit the form (so both validate); this says which one was pressed.
+    const action = useRef<'save' | 'test'>('save');
+    const editing = !!channel;
+
+    const test = async (values: ChannelFormValues) => {
+        setTesting(true);
+        try {
+            await dataProvider.testNotificationChannel({
+                ...toChannelBody(values),
+                // A saved channel's token is masked in the form: the id lets the server use the stored one.
+                ...(channel ? { id: channel.id } : {}),
+            });
+            notify(TESTED, { type: 'success' });
+        } catch (error) {
+            notify(withServerMessage(TEST_FAILED, error), { type: 'error' });
+        } finally {
+            setTesting(false);
+        }
+    };
+
+    const save = async (values: ChannelFormValues) => {
+        const data = toChannelBody(values);
+        try {
+            if (editing) {
+                await update(
+                    'notification-channels',
+                    { id: channel.id, data, previousData: channel },
+                    { mutationMode: 'pessimistic', returnPromise: true }
+                );
+            } else {
+                await create('notification-channels', { data }, { returnPromise: true });
+            }
+            notify(editing ? UPDATED : ADDED, { type: 'success' });
+            onSaved?.();
+            onClose();
+        } catch (error) {
+            notify(withServerMessage(editing ? UPDATE_FAILED : ADD_FAILED, error), { type: 'error' });
+            return (error as ApiFailure).body?.errors;
+        }
+    };
+
+    const submit = (values: Record<string, unknown>) =>
+        action.current === 'test'
+            ? test(values as unknown as ChannelFormValues)
+            : save(values as unknown as ChannelFormValues);
+
+    return (
+        <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="channel-dialog-title">
+            <Form
+                key={channel?.id ?? 'new'}
+                record={channel ? toChannelFormValues(channel) : channelDefaults(defaultCompanyId)}
+                validate={(values) => validateChannel(values as unknown as ChannelFormValues)}
+                onSubmit={submit}
+                resource="notification-channels"
+            >
+                {/* Spec §2: the dialog is titled Add Notification Channel, and edit uses the same dialog. */}
+                <DialogTitle id="channel-dialog-title">Add Notification Channel</DialogTitle>
+                <DialogContent>
+                    <NotificationChannelInputs showCompany={showCompany && !editing} />
+                </DialogContent>
+                <DialogActions>
+                    <Button onClick={onClose}>Cancel</Button>
+                    <Button type="submit" disabled={testing} onClick={() => (action.current = 'test')}>
+                        Test
+                    </Button>
+                    <SaveButton
+                        label={editing ? 'Edit' : 'Add'}
+                        alwaysEnable
+                        onClick={() => (action.current = 'save')}
+                    />
+                </DialogActions>
+            </Form>
+        </Dialog>
+    );
+};

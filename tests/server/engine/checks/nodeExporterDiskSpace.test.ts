@@ -1,0 +1,73 @@
+import {
+    type DiskMeasurement,
+    nodeExporterDiskSpaceCheck,
+} from '../../../../server/engine/checks/nodeExporterDiskSpace';
+import { fixture, routes, startLoopback } from '../../check-support';
+import { fail, makeCtx, okv, run } from './ctx';
+
+const fs = (...pcts: [string, number][]) =>
+    okv<DiskMeasurement>({
+        filesystems: pcts.map(([mountpoint, usedPercent]) => ({
+            mountpoint,
+            usedPercent,
+            device: mountpoint,
+            fstype: 'ext4',
+            sizeBytes: 100,
+            availBytes: 100 - usedPercent,
+        })),
+    });
+const levels = (...readings: ReturnType<typeof fs | typeof fail>[]) =>
+    run(
+        nodeExporterDiskSpaceCheck,
+        { threshold: 80 },
+        readings.map((reading, i) => ({ at: i * 60_000, reading }))
+    );
+
+describe('nodeExporterDiskSpace evaluate', () => {
+    it.each([
+        ['healthy', [fs(['/', 50])], ['ok']],
+        ['at the threshold', [fs(['/', 80])], ['error']],
+        ['exporter fails once, then recovers', [fail('x'), fs(['/', 10])], ['warning', 'ok']],
+        ['exporter unreachable 3 times in a row', [fail('x'), fail('x'), fail('x')], ['warning', 'warning', 'error']],
+    ] as const)('%s', (_name, readings, expected) => {
+        expect(levels(...readings).map((v) => v.level)).toEqual(expected);
+    });
+
+    it('names every full mountpoint and its %', () => {
+        expect(levels(fs(['/var/lib/cosmos', 91.26], ['/', 85], ['/boot', 10]))[0]?.message).toBe(
+            '/var/lib/cosmos is 91.2% full, / is 85.0% full (threshold 80%)'
+        );
+    });
+});
+
+describe('nodeExporterDiskSpace read', () => {
+    it('reads a real exporter output and explains failures', async () => {
+        const lb = await startLoopback(
+            routes({
+                '/metrics': { body: fixture('synthetic-node-exporter-1.8-filesystem-memory.txt'), type: 'text/plain' },
+                '/tmpfs-only': {
+                    body: 'node_filesystem_size_bytes{device="tmpfs",fstype="tmpfs",mountpoint="/run"} 10\nnode_filesystem_avail_bytes{device="tmpfs",fstype="tmpfs",mountpoint="/run"} 1\nnode_memory_MemTotal_bytes 10\n',
+                    type: 'text/plain',
+                },
+            })
+        );
+        const r = await nodeExporterDiskSpaceCheck.read(
+            makeCtx('nodeExporterDiskSpace', {}, { node_exporter: `${lb.url}/metrics` })
+        );
+        expect(r.filesystems.map((f) => f.mountpoint).sort()).toEqual(['/', '/boot/efi', '/var/lib/cosmos']);
+        await expect(
+            nodeExporterDiskSpaceCheck.read(
+                makeCtx('nodeExporterDiskSpace', {}, { node_exporter: `${lb.url}/tmpfs-only` })
+            )
+        ).rejects.toThrow('reports no real filesystem');
+        await expect(nodeExporterDiskSpaceCheck.read(makeCtx('nodeExporterDiskSpace', {}, {}))).rejects.toThrow(
+            'has no enabled node_exporter service'
+        );
+        await lb.close();
+    });
+
+    it('uses check_interval_seconds and the alert sleep setting', () => {
+        expect(nodeExporterDiskSpaceCheck.intervalSeconds({ check_interval_seconds: 15 })).toBe(15);
+        expect(nodeExporterDiskSpaceCheck.alertSleepMinutes({})).toBe(30);
+    });
+});

@@ -1,0 +1,157 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import { storeSession, stubApi, superAdmin } from '../fakeApi';
+import { renderApp } from '../renderApp';
+
+const hub = { id: 2, name: 'Cosmos Hub', chain: 'cosmoshub' };
+const val1 = { id: 3, name: 'val-1', address: 'http://10.0.0.3' };
+const failing = {
+    id: 7,
+    name: 'Block height',
+    type: 'blockCheck',
+    status: false,
+    last_error: 'Node is 12 blocks behind',
+    last_check: '2024-05-01T10:00:00.000Z',
+    server: val1,
+    configuration: hub,
+};
+const failingBare = { ...failing, id: 8, name: 'Sign misses', last_error: null, last_check: null };
+const warning = { ...failing, id: 9, name: 'RPC', status: true, last_error: 'Slow response' };
+const servers = [3, 4, 5, 6, 7].map((id) => ({ id, name: `srv-${id}`, address: `http://10.0.0.${id}` }));
+const storage = (id: number, usedDiskSpacePercentage: number) => ({
+    fullest: {
+        server: { id, name: `srv-${id}` },
+        mountpoint: '/',
+        usedDiskSpacePercentage,
+        usedDiskSpace: 1,
+        totalDiskSpace: 2,
+        at: '2024-05-01T10:00:00.000Z',
+    },
+});
+
+const statValue = (title: string) => screen.getByLabelText(title).textContent;
+
+describe('dashboard', () => {
+    beforeEach(() => storeSession());
+
+    it('shows the four stat cards with the spec counts and the fullest disk', async () => {
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/monitors/failed': { body: [failing, failingBare] },
+            'GET /api/monitors/warnings': { body: [warning] },
+            'GET /api/servers': { body: servers },
+            'GET /api/servers/storage': { body: storage(4, 87.4) },
+        });
+        renderApp('/');
+        await waitFor(() => expect(statValue('Critical Issues')).toBe('2'));
+        expect(statValue('Warnings')).toBe('1');
+        // Spec §4: servers (5) minus the critical count (2).
+        expect(statValue('Healthy Nodes')).toBe('3');
+        await waitFor(() => expect(statValue('Storage Usage')).toBe('87%'));
+        expect(screen.getByText('Fullest disk: srv-4')).toBeInTheDocument();
+    });
+
+    it('lists critical issues with fallbacks and a link to the server, and warnings in the other tab', async () => {
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/monitors/failed': { body: [failing, failingBare] },
+            'GET /api/monitors/warnings': { body: [warning] },
+            'GET /api/servers': { body: [] },
+            'GET /api/servers/storage': { body: { fullest: null } },
+        });
+        const user = userEvent.setup();
+        renderApp('/');
+        expect(await screen.findByText('System Monitoring')).toBeInTheDocument();
+        expect(await screen.findByRole('tab', { name: 'Critical Issues (2)' })).toHaveAttribute(
+            'aria-selected',
+            'true'
+        );
+        expect(screen.getByRole('tab', { name: 'Warnings (1)' })).toBeInTheDocument();
+        const table = await screen.findByRole('table');
+        const headers = within(table)
+            .getAllByRole('columnheader')
+            .map((cell) => cell.textContent);
+        expect(headers).toEqual(['Status', 'Configuration', 'Monitor', 'Server', 'Message', 'Last Check', 'Actions']);
+        expect(within(table).getByText('Node is 12 blocks behind')).toBeInTheDocument();
+        expect(within(table).getByText('No error message')).toBeInTheDocument();
+        expect(within(table).getByText('N/A')).toBeInTheDocument();
+        expect(within(table).getAllByText('Error')).toHaveLength(2);
+        expect(within(table).getAllByRole('link', { name: 'Cosmos Hub' })[0]).toHaveAttribute(
+            'href',
+            '/configurations/2'
+        );
+        expect(within(table).getAllByRole('link', { name: 'View server val-1' })[0]).toHaveAttribute(
+            'href',
+            '/servers/3'
+        );
+        // No servers: healthy nodes cannot go below zero; no disk read yet: storage is 0 (spec §4).
+        expect(statValue('Healthy Nodes')).toBe('0');
+        expect(statValue('Storage Usage')).toBe('0%');
+
+        await user.click(screen.getByRole('tab', { name: 'Warnings (1)' }));
+        expect(await screen.findByText('Slow response')).toBeInTheDocument();
+        expect(screen.getByText('Warning')).toBeInTheDocument();
+        expect(screen.queryByText('Node is 12 blocks behind')).not.toBeInTheDocument();
+    });
+
+    it('shows the empty states', async () => {
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/monitors/failed': { body: [] },
+            'GET /api/monitors/warnings': { body: [] },
+            'GET /api/servers': { body: servers.slice(0, 2) },
+            'GET /api/servers/storage': { body: storage(4, 20) },
+        });
+        const user = userEvent.setup();
+        renderApp('/');
+        expect(await screen.findByText('No critical issues found')).toBeInTheDocument();
+        expect(screen.getByText('All systems are running smoothly')).toBeInTheDocument();
+        expect(statValue('Healthy Nodes')).toBe('2');
+        await user.click(screen.getByRole('tab', { name: 'Warnings (0)' }));
+        expect(await screen.findByText('No warnings found')).toBeInTheDocument();
+        expect(screen.getByText('All systems are running smoothly')).toBeInTheDocument();
+    });
+
+    it('only logs fetch failures, and the lists show empty', async () => {
+        const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/monitors/failed': { status: 500, body: { message: 'Database down' } },
+            'GET /api/monitors/warnings': 'network',
+            'GET /api/servers': { body: servers },
+        });
+        renderApp('/');
+        expect(await screen.findByText('No critical issues found')).toBeInTheDocument();
+        expect(screen.getByRole('tab', { name: 'Warnings (0)' })).toBeInTheDocument();
+        expect(statValue('Critical Issues')).toBe('0');
+        expect(statValue('Healthy Nodes')).toBe('5');
+        expect(logged).toHaveBeenCalledWith('Failed to fetch failed monitors', expect.anything());
+        expect(logged).toHaveBeenCalledWith('Failed to fetch warning monitors', expect.anything());
+        expect(screen.queryByText('Database down')).not.toBeInTheDocument();
+    });
+
+    it('refreshes every 30 s without a page reload', async () => {
+        vi.useFakeTimers({ shouldAdvanceTime: true });
+        try {
+            let failed: object[] = [failing];
+            const { calls } = stubApi({
+                'GET /api/users/me': { body: superAdmin },
+                'GET /api/monitors/failed': () => ({ body: failed }),
+                'GET /api/monitors/warnings': { body: [] },
+                'GET /api/servers': { body: [] },
+            });
+            renderApp('/');
+            expect(await screen.findByRole('tab', { name: 'Critical Issues (1)' })).toBeInTheDocument();
+            const before = calls.filter((call) => call.path === '/api/monitors/failed').length;
+            failed = [failing, failingBare];
+            await act(() => vi.advanceTimersByTimeAsync(29_000));
+            expect(calls.filter((call) => call.path === '/api/monitors/failed').length).toBe(before);
+            await act(() => vi.advanceTimersByTimeAsync(1_500));
+            expect(await screen.findByRole('tab', { name: 'Critical Issues (2)' })).toBeInTheDocument();
+            expect(calls.filter((call) => call.path === '/api/monitors/failed').length).toBe(before + 1);
+        } finally {
+            vi.useRealTimers();
+        }
+    });
+});

@@ -1,0 +1,114 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import { storeSession, stubApi, superAdmin } from '../fakeApi';
+import { renderApp } from '../renderApp';
+
+const GB = 1024 ** 3;
+const server = (id: number, name: string) => ({ id, name, address: `http://10.0.0.${id}`, is_enabled: true });
+const hub = { id: 1, name: 'Cosmos Hub', chain: 'cosmoshub', is_enabled: true, servers: [server(3, 'val-1')] };
+const osmo = {
+    id: 2,
+    name: 'Osmosis',
+    chain: 'osmosis',
+    is_enabled: true,
+    servers: [server(4, 'osmo-1'), server(5, 'osmo-2')],
+};
+const metrics3 = {
+    usedDiskSpace: 1 * GB,
+    totalDiskSpace: 2 * GB,
+    usedDiskSpacePercentage: 42,
+    memoryUsage: 512 * 1024 ** 2,
+    totalMemory: 4 * GB,
+    memoryUsagePercentage: 12.5,
+    mountpoint: '/',
+};
+
+const rowOf = (serverName: string) => {
+    const row = screen.getByRole('link', { name: serverName }).closest('tr');
+    if (!row) throw new Error(`no row for ${serverName}`);
+    return within(row);
+};
+
+describe('network status', () => {
+    beforeEach(() => storeSession());
+
+    it('shows disk and memory per server, N/A for missing values and a per-cell error', async () => {
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/configurations': { body: [osmo, hub] },
+            'GET /api/servers/3/metrics': { body: metrics3 },
+            'GET /api/servers/4/metrics': { body: { ...metrics3, memoryUsagePercentage: null } },
+            'GET /api/servers/5/metrics': { status: 502, body: { message: 'node_exporter unreachable' } },
+        });
+        renderApp('/network-status');
+        expect(await screen.findByRole('heading', { name: 'Network Status', level: 1 })).toBeInTheDocument();
+        expect(screen.getByText('Monitor system resources across all nodes')).toBeInTheDocument();
+        const headers = (await screen.findAllByRole('columnheader')).map((cell) => cell.textContent);
+        expect(headers).toEqual(['Configuration', 'Server', 'Disk Usage', 'Memory Usage']);
+
+        await waitFor(() => expect(rowOf('val-1').getByText('42% (1.00 GB / 2.00 GB)')).toBeInTheDocument());
+        expect(rowOf('val-1').getByText('13% (512.00 MB / 4.00 GB)')).toBeInTheDocument();
+        expect(rowOf('val-1').getByRole('link', { name: 'Cosmos Hub' })).toHaveAttribute('href', '/configurations/1');
+        await waitFor(() => expect(rowOf('osmo-1').getByText('N/A')).toBeInTheDocument());
+        await waitFor(() => expect(rowOf('osmo-2').getAllByText('node_exporter unreachable')).toHaveLength(2));
+        expect(rowOf('val-1').queryByText('node_exporter unreachable')).not.toBeInTheDocument();
+        // Sorted by configuration name.
+        const servers = screen.getAllByRole('row').slice(1);
+        expect(servers.map((row) => within(row).getAllByRole('link')[1].textContent)).toEqual([
+            'val-1',
+            'osmo-1',
+            'osmo-2',
+        ]);
+    });
+
+    it('shows the empty state when no configuration has servers', async () => {
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/configurations': { body: [{ ...hub, servers: [] }] },
+        });
+        renderApp('/network-status');
+        expect(await screen.findByText('No metrics available')).toBeInTheDocument();
+        expect(screen.getByText('Add servers to your configurations to start monitoring metrics')).toBeInTheDocument();
+    });
+
+    it("shows 'Failed to load metrics' with the message, and Retry loads again", async () => {
+        let fail = true;
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/configurations': () =>
+                fail ? { status: 500, body: { message: 'Database unavailable' } } : { body: [hub] },
+            'GET /api/servers/3/metrics': { body: metrics3 },
+        });
+        const user = userEvent.setup();
+        renderApp('/network-status');
+        expect(await screen.findByText('Failed to load metrics')).toBeInTheDocument();
+        expect(screen.getByText('Database unavailable')).toBeInTheDocument();
+        fail = false;
+        await user.click(screen.getByRole('button', { name: 'Retry' }));
+        expect(await screen.findByText('42% (1.00 GB / 2.00 GB)')).toBeInTheDocument();
+        expect(screen.queryByText('Failed to load metrics')).not.toBeInTheDocument();
+    });
+
+    it('refreshes the metrics every 30 s', async () => {
+        vi.useFakeTimers({ shouldAdvanceTime: true });
+        try {
+            let percent = 42;
+            const { calls } = stubApi({
+                'GET /api/users/me': { body: superAdmin },
+                'GET /api/configurations': { body: [hub] },
+                'GET /api/servers/3/metrics': () => ({ body: { ...metrics3, usedDiskSpacePercentage: percent } }),
+            });
+            renderApp('/network-status');
+            expect(await screen.findByText('42% (1.00 GB / 2.00 GB)')).toBeInTheDocument();
+            const metricsCalls = () => calls.filter((call) => call.path === '/api/servers/3/metrics').length;
+            const before = metricsCalls();
+            percent = 55;
+            await act(() => vi.advanceTimersByTimeAsync(30_500));
+            expect(await screen.findByText('55% (1.00 GB / 2.00 GB)')).toBeInTheDocument();
+            expect(metricsCalls()).toBe(before + 1);
+        } finally {
+            vi.useRealTimers();
+        }
+    });
+});

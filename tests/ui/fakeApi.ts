@@ -1,0 +1,80 @@
+import { vi } from 'vitest';
+
+/** A route of the fake API: `GET /api/companies` → a JSON reply (or a function computing one). */
+export interface FakeReply {
+    status?: number;
+    body?: unknown;
+    headers?: Record<string, string>;
+}
+
+export type FakeHandler = FakeReply | ((request: RecordedRequest) => FakeReply | Promise<FakeReply>);
+
+export interface RecordedRequest {
+    method: string;
+    /** Path with query, without the origin, e.g. `/api/companies?range=[0,24]`. */
+    url: string;
+    path: string;
+    headers: Headers;
+    body: unknown;
+}
+
+/**
+ * Stubs global fetch with a route table keyed by `METHOD /path` (query ignored). Unmatched calls answer 404.
+ * A handler `'network'` makes fetch reject like an unreachable server.
+ */
+export function stubApi(routes: Record<string, FakeHandler | 'network'>) {
+    const calls: RecordedRequest[] = [];
+    const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+        const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+        const relative = url.replace(/^https?:\/\/[^/]+/, '');
+        const path = decodeURIComponent(relative.split('?')[0]);
+        const method = (init.method ?? 'GET').toUpperCase();
+        const request: RecordedRequest = {
+            method,
+            url: decodeURIComponent(relative),
+            path,
+            headers: new Headers(init.headers),
+            body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+        };
+        calls.push(request);
+        const handler = routes[`${method} ${path}`];
+        if (handler === 'network') throw new TypeError('Failed to fetch');
+        const reply = handler === undefined ? { status: 404, body: { message: 'Not found' } } : handler;
+        const { status = 200, body, headers = {} } = typeof reply === 'function' ? await reply(request) : reply;
+        const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+        return new Response(status === 204 ? null : text, {
+            status,
+            headers: { 'Content-Type': 'application/json', ...headers },
+        });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    return { calls, fetchMock };
+}
+
+export const inOneHour = () => new Date(Date.now() + 3600_000).toISOString();
+export const anHourAgo = () => new Date(Date.now() - 3600_000).toISOString();
+
+/** Stores a valid session as a signed-in browser would have it. */
+export function storeSession(accessExpiresAt = inOneHour(), refreshExpiresAt = inOneHour()) {
+    localStorage.setItem(
+        'securityTokens',
+        JSON.stringify({
+            accessToken: 'access-1',
+            accessTokenExpiresAt: accessExpiresAt,
+            refreshToken: 'refresh-1',
+            refreshTokenExpiresAt: refreshExpiresAt,
+        })
+    );
+}
+
+export const superAdmin = {
+    id: 1,
+    username: 'admin',
+    is_active: true,
+    is_admin: true,
+    is_super_admin: true,
+    company: { id: 1, name: 'Acme' },
+    company_id: 1,
+    created_at: '2024-01-01T10:00:00.000Z',
+    updated_at: '2024-01-02T10:00:00.000Z',
+};

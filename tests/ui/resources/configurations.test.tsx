@@ -1,0 +1,328 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import { DEFAULT_FILTERS, filterConfigurations } from '../../../src/resources/configurations/configurationFilters';
+import { storeSession, stubApi, superAdmin } from '../fakeApi';
+import { renderApp } from '../renderApp';
+import { admin, chains, configuration, monitor, plainUser } from './configurationFixtures';
+
+const healthy = configuration();
+const failing = configuration({
+    id: 2,
+    name: 'Hub',
+    chain: 'cosmoshub',
+    company: { id: 2, name: 'Globex' },
+    company_id: 2,
+    monitors: [monitor({ id: 2, status: false }), monitor({ id: 3, status: false }), monitor({ id: 4 })],
+});
+const warning = configuration({
+    id: 3,
+    name: 'Juno',
+    chain: 'juno',
+    monitors: [monitor({ id: 5, last_error: 'slow' })],
+});
+const disabled = configuration({
+    id: 4,
+    name: 'Old testnet',
+    chain: 'osmosis-testnet',
+    is_enabled: false,
+    monitors: [monitor({ id: 6, status: false })],
+});
+const all = [healthy, failing, warning, disabled];
+const companies = {
+    results: [
+        { id: 1, name: 'Acme' },
+        { id: 2, name: 'Globex' },
+    ],
+};
+
+const cardOf = (name: string) => screen.getByRole('button', { name: `Open configuration ${name}` });
+
+async function choose(user: ReturnType<typeof userEvent.setup>, label: string, option: string) {
+    await user.click(screen.getByRole('combobox', { name: label }));
+    await user.click(await screen.findByRole('option', { name: option }));
+}
+
+describe('configuration list', () => {
+    beforeEach(() => storeSession());
+
+    it('shows the empty state', async () => {
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/configurations': { body: [] },
+            'GET /api/companies': { body: companies },
+        });
+        renderApp('/configurations');
+        expect(await screen.findByText('No configurations found')).toBeInTheDocument();
+        expect(screen.getByText('Start by adding your first node configuration')).toBeInTheDocument();
+        expect(screen.getByRole('heading', { name: 'Node Configurations', level: 1 })).toBeInTheDocument();
+    });
+
+    it('shows the empty state when the list cannot be fetched', async () => {
+        vi.spyOn(console, 'error').mockImplementation(() => undefined);
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/configurations': { status: 500, body: { message: 'boom' } },
+            'GET /api/companies': { body: companies },
+        });
+        renderApp('/configurations');
+        expect(await screen.findByText('No configurations found')).toBeInTheDocument();
+    });
+
+    it('shows enabled configurations as cards by default, with health, chain and counts', async () => {
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/configurations': { body: all },
+            'GET /api/companies': { body: companies },
+        });
+        renderApp('/configurations');
+        const osmosis = await screen.findByRole('heading', { name: 'Osmosis main' });
+        expect(osmosis).toBeInTheDocument();
+        expect(screen.queryByText('Old testnet')).not.toBeInTheDocument();
+        const hubCard = cardOf('Hub');
+        expect(within(hubCard).getByText('Error (2)')).toBeInTheDocument();
+        expect(within(hubCard).getByText('cosmoshub')).toBeInTheDocument();
+        expect(within(hubCard).getByText('Servers: 1 · Monitors: 3')).toBeInTheDocument();
+        expect(within(hubCard).getByText('Active')).toBeInTheDocument();
+        expect(within(cardOf('Juno')).getByText('Warning (1)')).toBeInTheDocument();
+        expect(within(cardOf('Osmosis main')).getByText('Healthy')).toBeInTheDocument();
+        expect(screen.getByRole('button', { name: 'Add Configuration' })).toBeInTheDocument();
+        expect(screen.getByRole('button', { name: 'Edit configuration Hub' })).toBeInTheDocument();
+        expect(screen.getByRole('button', { name: 'Delete configuration Hub' })).toBeInTheDocument();
+    });
+
+    it('shows no health badge on a disabled configuration', async () => {
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/configurations': { body: all },
+            'GET /api/companies': { body: companies },
+        });
+        const user = userEvent.setup();
+        renderApp('/configurations');
+        await screen.findByRole('heading', { name: 'Osmosis main' });
+        await choose(user, 'Enabled', 'Disabled');
+        const card = cardOf('Old testnet');
+        expect(within(card).getByText('Inactive')).toBeInTheDocument();
+        expect(within(card).queryByText(/Error|Warning|Healthy/)).not.toBeInTheDocument();
+        expect(screen.queryByRole('heading', { name: 'Osmosis main' })).not.toBeInTheDocument();
+        await choose(user, 'Enabled', 'All');
+        expect(screen.getAllByRole('button', { name: /^Open configuration/ })).toHaveLength(4);
+    });
+
+    it('filters by search, status and company', async () => {
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/configurations': { body: all },
+            'GET /api/companies': { body: companies },
+        });
+        const user = userEvent.setup();
+        renderApp('/configurations');
+        await screen.findByRole('heading', { name: 'Osmosis main' });
+
+        await user.type(screen.getByLabelText('Search'), 'COSMOS');
+        expect(screen.getAllByRole('button', { name: /^Open configuration/ }).map((b) => b.textContent)).toEqual([
+            expect.stringContaining('Hub'),
+        ]);
+        await user.clear(screen.getByLabelText('Search'));
+
+        await choose(user, 'Status', 'Warning');
+        expect(screen.getByRole('heading', { name: 'Juno' })).toBeInTheDocument();
+        expect(screen.queryByRole('heading', { name: 'Hub' })).not.toBeInTheDocument();
+        await choose(user, 'Status', 'Error');
+        expect(screen.getByRole('heading', { name: 'Hub' })).toBeInTheDocument();
+        expect(screen.queryByRole('heading', { name: 'Juno' })).not.toBeInTheDocument();
+        await choose(user, 'Status', 'Healthy');
+        expect(screen.getByRole('heading', { name: 'Osmosis main' })).toBeInTheDocument();
+        expect(screen.queryByRole('heading', { name: 'Hub' })).not.toBeInTheDocument();
+        await choose(user, 'Status', 'All Status');
+
+        await choose(user, 'Company', 'Globex');
+        expect(screen.getAllByRole('button', { name: /^Open configuration/ })).toHaveLength(1);
+        expect(screen.getByRole('heading', { name: 'Hub' })).toBeInTheDocument();
+        await choose(user, 'Company', 'All Companies');
+        expect(screen.getAllByRole('button', { name: /^Open configuration/ })).toHaveLength(3);
+
+        await user.type(screen.getByLabelText('Search'), 'nothing-like-this');
+        expect(screen.getByText('No configurations found')).toBeInTheDocument();
+    });
+
+    it('opens the detail when a card is clicked', async () => {
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/configurations': { body: all },
+            'GET /api/companies': { body: companies },
+            'GET /api/configurations/2': { body: failing },
+            'GET /api/configurations/2/servers': { body: failing.servers },
+            'GET /api/configurations/2/monitors': { body: failing.monitors },
+            'GET /api/configurations/2/notification-channels': { body: [] },
+            'GET /api/notification-channels': { body: [] },
+        });
+        const user = userEvent.setup();
+        renderApp('/configurations');
+        await screen.findByRole('heading', { name: 'Hub' });
+        await user.click(cardOf('Hub'));
+        expect(await screen.findByRole('heading', { name: 'Hub', level: 1 })).toBeInTheDocument();
+        expect(await screen.findByText('Created At:')).toBeInTheDocument();
+    });
+
+    it('hides add, edit, delete and the company filter from a plain user', async () => {
+        stubApi({
+            'GET /api/users/me': { body: plainUser },
+            'GET /api/configurations': { body: all },
+        });
+        renderApp('/configurations');
+        await screen.findByRole('heading', { name: 'Osmosis main' });
+        expect(screen.queryByRole('button', { name: 'Add Configuration' })).not.toBeInTheDocument();
+        expect(screen.queryByRole('button', { name: /^Edit configuration/ })).not.toBeInTheDocument();
+        expect(screen.queryByRole('button', { name: /^Delete configuration/ })).not.toBeInTheDocument();
+        expect(screen.queryByRole('combobox', { name: 'Company' })).not.toBeInTheDocument();
+        expect(screen.getByRole('combobox', { name: 'Status' })).toBeInTheDocument();
+    });
+
+    it("requires name and chain: toasts 'Please fill in all required fields' and sends nothing", async () => {
+        const { calls } = stubApi({
+            'GET /api/users/me': { body: admin },
+            'GET /api/configurations': { body: [] },
+            'GET /api/chains': { body: chains },
+        });
+        const user = userEvent.setup();
+        renderApp('/configurations');
+        await user.click(await screen.findByRole('button', { name: 'Add Configuration' }));
+        const dialog = await screen.findByRole('dialog');
+        expect(within(dialog).queryByLabelText('Company')).not.toBeInTheDocument();
+        await user.type(within(dialog).getByLabelText('Name'), 'Hub');
+        await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+        expect(await screen.findByText('Please fill in all required fields')).toBeInTheDocument();
+        expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    });
+
+    it('creates a configuration with a chain from the directory (company admin: no company_id)', async () => {
+        let rows: unknown[] = [];
+        const { calls } = stubApi({
+            'GET /api/users/me': { body: admin },
+            'GET /api/configurations': () => ({ body: rows }),
+            'GET /api/chains': { body: chains },
+            'POST /api/configurations': (request) => {
+                rows = [configuration({ ...(request.body as object), id: 7, monitors: [], servers: [] })];
+                return { status: 201, body: rows[0] };
+            },
+        });
+        const user = userEvent.setup();
+        renderApp('/configurations');
+        await user.click(await screen.findByRole('button', { name: 'Add Configuration' }));
+        const dialog = await screen.findByRole('dialog');
+        expect(within(dialog).getByRole('switch', { name: 'Enabled' })).toBeChecked();
+        await user.type(within(dialog).getByLabelText('Name'), '  Cosmos Hub ');
+        await user.type(within(dialog).getByRole('combobox', { name: 'Chain' }), 'cosmos');
+        await user.click(await screen.findByRole('option', { name: /cosmoshub/ }));
+        await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+        expect(await screen.findByText('Configuration created successfully')).toBeInTheDocument();
+        expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+            name: 'Cosmos Hub',
+            chain: 'cosmoshub',
+            is_enabled: true,
+        });
+        await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+        expect(await screen.findByRole('heading', { name: 'Cosmos Hub' })).toBeInTheDocument();
+    });
+
+    it('lets a super admin pick the company, accepts a free-text chain, and shows a failed create', async () => {
+        const { calls } = stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/configurations': { body: [] },
+            'GET /api/companies': { body: companies },
+            'GET /api/chains': { body: chains },
+            'POST /api/configurations': {
+                status: 400,
+                body: { message: 'Invalid', errors: { name: 'Name already used' } },
+            },
+        });
+        const user = userEvent.setup();
+        renderApp('/configurations');
+        await user.click(await screen.findByRole('button', { name: 'Add Configuration' }));
+        const dialog = await screen.findByRole('dialog');
+        await user.type(within(dialog).getByLabelText('Name'), 'Private');
+        await user.type(within(dialog).getByRole('combobox', { name: 'Chain' }), 'mychain');
+        await user.click(within(dialog).getByRole('combobox', { name: 'Company' }));
+        await user.click(await screen.findByRole('option', { name: 'Globex' }));
+        await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+        expect(await screen.findByText('Failed to create configuration')).toBeInTheDocument();
+        expect(await within(dialog).findByText('Name already used')).toBeInTheDocument();
+        expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+            name: 'Private',
+            chain: 'mychain',
+            is_enabled: true,
+            company_id: 2,
+        });
+    });
+
+    it('edits a configuration, and reports a failed update', async () => {
+        let fail = false;
+        const { calls } = stubApi({
+            'GET /api/users/me': { body: admin },
+            'GET /api/configurations': { body: [healthy] },
+            'GET /api/chains': { body: chains },
+            'PUT /api/configurations/1': () =>
+                fail ? { status: 500, body: { message: 'boom' } } : { body: { ...healthy, name: 'Renamed' } },
+        });
+        const user = userEvent.setup();
+        renderApp('/configurations');
+        await user.click(await screen.findByRole('button', { name: 'Edit configuration Osmosis main' }));
+        const dialog = await screen.findByRole('dialog');
+        expect(within(dialog).getByRole('combobox', { name: 'Chain' })).toHaveValue('osmosis');
+        await user.clear(within(dialog).getByLabelText('Name'));
+        await user.type(within(dialog).getByLabelText('Name'), 'Renamed');
+        await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+        expect(await screen.findByText('Configuration updated successfully')).toBeInTheDocument();
+        expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({
+            name: 'Renamed',
+            chain: 'osmosis',
+            is_enabled: true,
+        });
+
+        fail = true;
+        await user.click(await screen.findByRole('button', { name: 'Edit configuration Osmosis main' }));
+        await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Save' }));
+        expect(await screen.findByText('Failed to update configuration')).toBeInTheDocument();
+    });
+
+    it('deletes after confirmation, and reports a failed delete', async () => {
+        let rows = [healthy, failing];
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/configurations': () => ({ body: rows }),
+            'GET /api/companies': { body: companies },
+            'DELETE /api/configurations/1': () => {
+                rows = [failing];
+                return { body: healthy };
+            },
+            'DELETE /api/configurations/2': { status: 409, body: { message: 'in use' } },
+        });
+        const user = userEvent.setup();
+        renderApp('/configurations');
+        await user.click(await screen.findByRole('button', { name: 'Delete configuration Osmosis main' }));
+        expect(
+            await screen.findByText(
+                'Are you sure you want to delete the configuration "Osmosis main"? This action cannot be undone.'
+            )
+        ).toBeInTheDocument();
+        await user.click(screen.getByRole('button', { name: 'Delete' }));
+        expect(await screen.findByText('Configuration deleted successfully')).toBeInTheDocument();
+        await waitFor(() => expect(screen.queryByRole('heading', { name: 'Osmosis main' })).not.toBeInTheDocument());
+
+        await user.click(await screen.findByRole('button', { name: 'Delete configuration Hub' }));
+        await user.click(await screen.findByRole('button', { name: 'Delete' }));
+        expect(await screen.findByText('Failed to delete configuration')).toBeInTheDocument();
+    });
+});
+
+describe('filterConfigurations', () => {
+    it('defaults to enabled configurations and matches status from the monitors', () => {
+        expect(filterConfigurations(all, DEFAULT_FILTERS).map((c) => c.id)).toEqual([1, 2, 3]);
+        expect(
+            filterConfigurations(all, { ...DEFAULT_FILTERS, is_enabled: '', status: 'error' }).map((c) => c.id)
+        ).toEqual([2, 4]);
+        expect(filterConfigurations(all, { ...DEFAULT_FILTERS, q: 'JUNO' }).map((c) => c.id)).toEqual([3]);
+        expect(filterConfigurations(all, { ...DEFAULT_FILTERS, company_id: '2' }).map((c) => c.id)).toEqual([2]);
+    });
+});

@@ -1,0 +1,29 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup, configure } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
+
+import { clearSession } from '../../src/providers/session';
+
+// The first render of a lazy page transforms its modules; give findBy* room on a busy machine.
+configure({ asyncUtilTimeout: 8000 });
+vi.setConfig({ testTimeout: 20_000 });
+
+// jsdom does not implement scrolling; react-admin scrolls to top on navigation.
+window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+
+beforeEach(() => {
+    localStorage.clear();
+    clearSession();
+    window.__NODE_MONITOR_CONFIG__ = {
+        apiUrl: '/api',
+        socketUrl: 'ws://localhost:8081/api/logs',
+        chainDirectoryUrl: 'https://chains.cosmos.directory',
+    };
+});
+
+afterEach(() => {
+    cleanup();
+    localStorage.clear();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+});

@@ -1,0 +1,248 @@
+// Fault and state control: one programmatic API (tests) and the same operations over HTTP (demo, CLI).
+// `node` is an index into ChainSim.nodes; `validator` an index into chain.validators (default: ours).
+import { z } from 'zod';
+import type { SimChain, SimValidator } from './chain';
+import type { Fault, Protocol } from './faults';
+import { type Handler, json } from './http';
+import type { SimNode } from './node';
+import { setDiskUse, setMemoryUse } from './node-exporter';
+
+export type DiskUse = { percent: number; usedBytes?: undefined } | { usedBytes: number; percent?: undefined };
+
+export interface SimControl {
+    /** Halt one node (its height stops; if it is the validator node, our votes go absent), or the whole chain. */
+    halt(node?: number): void;
+    /** Resume one node (it jumps back to the head), or with no argument the chain and every node. */
+    resume(node?: number): void;
+    /** Report catching_up (and REST syncing) true, optionally `behindBlocks` behind, for `durationMs` or until cleared. */
+    catchUp(node: number, opts?: { durationMs?: number; behindBlocks?: number }): void;
+    clearCatchUp(node: number): void;
+    /** Height keeps advancing but every block time this node reports lags by `seconds` (0 clears). */
+    staleBlockTime(node: number, seconds: number): void;
+    /** Next `blocks` commits (or until cleared): 'absent' = flag 1, a miss; 'nil' = flag 3, counts as signed. */
+    missSignatures(opts: { mode: 'absent' | 'nil'; blocks?: number; validator?: number }): void;
+    clearMiss(validator?: number): void;
+    jail(validator?: number): void;
+    unjail(validator?: number): void;
+    unbond(validator?: number): void;
+    tombstone(validator?: number): void;
+    raiseOracleMiss(n: number, validator?: number): void;
+    setOracleMiss(n: number, validator?: number): void;
+    /** Back to 0, as at the end of a slash window. */
+    resetOracleMiss(validator?: number): void;
+    setDisk(node: number, mountpoint: string, use: DiskUse): void;
+    setMemory(node: number, use: DiskUse): void;
+    setLoad(node: number, load1: number): void;
+    setPeers(node: number, peers: number): void;
+    /** Merge a fault into a node's protocol ('all' = every port of the node). */
+    setFault(node: number, protocol: Protocol | 'all', fault: Fault): void;
+    clearFaults(node?: number, protocol?: Protocol | 'all'): void;
+    resetFaults(): void;
+    /** Produce blocks now, independent of the clock. */
+    produceBlocks(count: number): Promise<void>;
+    waitForHeight(height: number, timeoutMs?: number): Promise<void>;
+    /** A JSON summary of the simulator's state (also GET / on the control port). */
+    state(): unknown;
+}
+
+export function createControl(chain: SimChain, nodes: SimNode[]): SimControl {
+    const node = (i: number): SimNode => {
+        const n = nodes[i];
+        if (!n) throw new Error(`no node ${i} (have ${nodes.length})`);
+        return n;
+    };
+    const validator = (i = chain.config.oursIndex): SimValidator => {
+        const v = chain.validators[i];
+        if (!v) throw new Error(`no validator ${i} (have ${chain.validators.length})`);
+        return v;
+    };
+    const resumeNode = (n: SimNode) => {
+        n.haltedAt = null;
+    };
+
+    return {
+        halt(i) {
+            if (i === undefined) chain.halted = true;
+            else node(i).haltedAt = node(i).height;
+        },
+        resume(i) {
+            if (i !== undefined) return resumeNode(node(i));
+            chain.halted = false;
+            nodes.forEach(resumeNode);
+        },
+        catchUp(i, opts = {}) {
+            const n = node(i);
+            n.clearCatchUp();
+            n.catchingUp = true;
+            n.behindBlocks = opts.behindBlocks ?? 0;
+            if (opts.durationMs) n.catchUpTimer = setTimeout(() => n.clearCatchUp(), opts.durationMs);
+        },
+        clearCatchUp: (i) => node(i).clearCatchUp(),
+        staleBlockTime(i, seconds) {
+            node(i).staleSeconds = seconds;
+        },
+        missSignatures({ mode, blocks, validator: vi }) {
+            chain.missPlans.set(validator(vi).index, { mode, remaining: blocks ?? null });
+        },
+        clearMiss(vi) {
+            if (vi === undefined) chain.missPlans.clear();
+            else chain.missPlans.delete(validator(vi).index);
+        },
+        jail: (vi) => chain.jail(validator(vi)),
+        unjail: (vi) => chain.unjail(validator(vi)),
+        unbond: (vi) => chain.unbond(validator(vi)),
+        tombstone: (vi) => chain.tombstone(validator(vi)),
+        raiseOracleMiss(n, vi) {
+            validator(vi).oracleMissCounter += n;
+        },
+        setOracleMiss(n, vi) {
+            validator(vi).oracleMissCounter = n;
+        },
+        resetOracleMiss(vi) {
+            validator(vi).oracleMissCounter = 0;
+        },
+        setDisk: (i, mountpoint, use) => setDiskUse(node(i).host, mountpoint, use),
+        setMemory: (i, use) => setMemoryUse(node(i).host, use),
+        setLoad(i, load1) {
+            node(i).host.load = [load1, load1 * 0.9, load1 * 0.8];
+        },
+        setPeers(i, peers) {
+            node(i).peers = peers;
+        },
+        setFault: (i, protocol, fault) => node(i).faults.set(protocol, fault),
+        clearFaults(i, protocol) {
+            for (const n of i === undefined ? nodes : [node(i)]) n.faults.clear(protocol);
+        },
+        resetFaults() {
+            for (const n of nodes) n.faults.clear();
+        },
+        produceBlocks: (count) => chain.produceBlocks(count),
+        waitForHeight: (height, timeoutMs) => chain.waitForHeight(height, timeoutMs),
+        state() {
+            return {
+                chainId: chain.config.chainId,
+                height: chain.height,
+                earliestHeight: chain.earliestHeight,
+                halted: chain.halted,
+                missPlans: Object.fromEntries(chain.missPlans),
+                validators: chain.validators.map((v) => ({
+                    index: v.index,
+                    ours: v.index === chain.config.oursIndex,
+                    moniker: v.moniker,
+                    hexAddress: v.hexAddress,
+                    valoper: v.valoper,
+                    valcons: v.valcons,
+                    status: v.state.status,
+                    jailed: v.state.jailed,
+                    tombstoned: v.state.signing.tombstoned,
+                    missedBlocksCounter: v.state.signing.missedBlocksCounter,
+                    oracleMissCounter: v.oracleMissCounter,
+                })),
+                nodes: nodes.map((n) => ({
+                    index: n.index,
+                    validatorNode: n.isValidatorNode,
+                    height: n.height,
+                    halted: n.halted,
+                    catchingUp: n.catchingUp,
+                    staleSeconds: n.staleSeconds,
+                    peers: n.peers,
+                    faults: n.faults.snapshot(),
+                    rpcUrl: n.rpcUrl,
+                    restUrl: n.restUrl,
+                    metricsUrl: n.metricsUrl,
+                    nodeExporterUrl: n.nodeExporterUrl,
+                })),
+            };
+        },
+    };
+}
+
+// --- HTTP control API -----------------------------------------------------------------------------------
+
+const nodeIdx = z.number().int().min(0);
+const optValidator = z.object({ validator: z.number().int().min(0).optional() });
+const use = z.union([z.object({ percent: z.number().min(0).max(100) }), z.object({ usedBytes: z.number().min(0) })]);
+const protocol = z.enum(['rpc', 'rest', 'metrics', 'nodeExporter', 'all']);
+
+/** POST routes: body schema → the control call. Every route answers the new state. */
+function routes(c: SimControl): Record<string, (body: unknown) => unknown> {
+    const r =
+        <S extends z.ZodType>(schema: S, run: (b: z.infer<S>) => unknown) =>
+        (body: unknown) =>
+            run(schema.parse(body ?? {}));
+    return {
+        '/halt': r(z.object({ node: nodeIdx.optional() }), (b) => c.halt(b.node)),
+        '/resume': r(z.object({ node: nodeIdx.optional() }), (b) => c.resume(b.node)),
+        '/catch-up': r(
+            z.object({
+                node: nodeIdx,
+                durationMs: z.number().min(0).optional(),
+                behindBlocks: z.number().int().min(0).optional(),
+            }),
+            (b) => c.catchUp(b.node, b)
+        ),
+        '/catch-up/clear': r(z.object({ node: nodeIdx }), (b) => c.clearCatchUp(b.node)),
+        '/stale-block-time': r(z.object({ node: nodeIdx, seconds: z.number().min(0) }), (b) =>
+            c.staleBlockTime(b.node, b.seconds)
+        ),
+        '/miss': r(
+            z
+                .object({ mode: z.enum(['absent', 'nil']), blocks: z.number().int().min(1).optional() })
+                .extend(optValidator.shape),
+            (b) => c.missSignatures(b)
+        ),
+        '/miss/clear': r(optValidator, (b) => c.clearMiss(b.validator)),
+        '/jail': r(optValidator, (b) => c.jail(b.validator)),
+        '/unjail': r(optValidator, (b) => c.unjail(b.validator)),
+        '/unbond': r(optValidator, (b) => c.unbond(b.validator)),
+        '/tombstone': r(optValidator, (b) => c.tombstone(b.validator)),
+        '/oracle/raise': r(optValidator.extend({ n: z.number().int().min(0) }), (b) =>
+            c.raiseOracleMiss(b.n, b.validator)
+        ),
+        '/oracle/set': r(optValidator.extend({ n: z.number().int().min(0) }), (b) => c.setOracleMiss(b.n, b.validator)),
+        '/oracle/reset': r(optValidator, (b) => c.resetOracleMiss(b.validator)),
+        '/disk': r(z.intersection(z.object({ node: nodeIdx, mountpoint: z.string() }), use), (b) =>
+            c.setDisk(b.node, b.mountpoint, b)
+        ),
+        '/memory': r(z.intersection(z.object({ node: nodeIdx }), use), (b) => c.setMemory(b.node, b)),
+        '/load': r(z.object({ node: nodeIdx, load1: z.number().min(0) }), (b) => c.setLoad(b.node, b.load1)),
+        '/peers': r(z.object({ node: nodeIdx, peers: z.number().int().min(0) }), (b) => c.setPeers(b.node, b.peers)),
+        '/fault': r(
+            z.object({
+                node: nodeIdx,
+                protocol,
+                delayMs: z.number().min(0).optional(),
+                status: z.number().int().min(0).max(599).optional(),
+                drop: z.boolean().optional(),
+                malformed: z.enum(['invalid', 'truncated']).nullable().optional(),
+            }),
+            ({ node, protocol: p, malformed, ...fault }) =>
+                c.setFault(node, p, { ...fault, malformed: malformed ?? undefined })
+        ),
+        '/faults/clear': r(z.object({ node: nodeIdx.optional(), protocol: protocol.optional() }), (b) =>
+            c.clearFaults(b.node, b.protocol)
+        ),
+        '/faults/reset': r(z.object({}), () => c.resetFaults()),
+        '/produce-blocks': r(z.object({ count: z.number().int().min(1).max(1000) }), (b) => c.produceBlocks(b.count)),
+    };
+}
+
+export const CONTROL_ROUTES = Object.keys(routes({} as SimControl));
+
+export function controlHandler(c: SimControl): Handler {
+    const table = routes(c);
+    return async (req) => {
+        if (req.method === 'GET' && (req.path === '/' || req.path === '/state')) return json(200, c.state());
+        const run = table[req.path];
+        if (!run) return json(404, { error: `unknown route ${req.method} ${req.path}`, routes: CONTROL_ROUTES });
+        if (req.method !== 'POST') return json(405, { error: 'use POST with a JSON body' });
+        try {
+            await run(req.body.trim() ? JSON.parse(req.body) : {});
+            return json(200, c.state());
+        } catch (err) {
+            const message =
+                err instanceof z.ZodError ? z.prettifyError(err) : err instanceof Error ? err.message : String(err);
+            return json(400, { error: message });
+        }
+    };
+}
