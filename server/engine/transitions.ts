@@ -7,15 +7,23 @@ import type { Verdict } from './check';
  *   state     verdict   → next      sends
  *   Normal    ok        → Normal    —
  *   Normal    warning   → Pending   —            (warnings are shown, never sent)
- *   Normal    error     → Alerting  alert
+ *   Normal    error     → Alerting  alert        (→ Flapping with a flapping message instead, when this is the
+ *                                                  second time it entered Error within the hour)
  *   Pending   ok        → Normal    —
  *   Pending   warning   → Pending   —
- *   Pending   error     → Alerting  alert
+ *   Pending   error     → Alerting  alert        (or → Flapping, as from Normal)
  *   Alerting  error     → Alerting  reminder, when alert_sleep_duration_minutes passed since the last message
  *   Alerting  warning   → Alerting  —            (the incident stays open: no recovery/alert ping-pong)
  *   Alerting  ok        → Normal    recovery, naming how long the incident lasted
+ *   Flapping  any       → Flapping  —            (a reminder at most hourly), until the verdict has not crossed
+ *                                                 between Error and not Error for 15 min; then
+ *                       → Alerting  alert        if it settled in Error
+ *                       → Normal    recovery     if it settled healthy (Pending on a warning)
+ *
+ * A target that goes up and down on every check thus sends alert, recovery and one flapping message in its
+ * first hour, instead of an alert and a recovery per check that teach operators to mute the channel.
  */
-export type AlertStatus = 'normal' | 'pending' | 'alerting';
+export type AlertStatus = 'normal' | 'pending' | 'alerting' | 'flapping';
 
 export interface AlertState {
     status: AlertStatus;
@@ -25,9 +33,15 @@ export interface AlertState {
     lastNotifiedAt: number | null;
     /** Identifies the incident in every message about it, so a duplicate delivery is recognisable. */
     incidentId: string | null;
+    /** When it entered Error within the last hour, for flap detection (absent in states saved before it). */
+    openedAt?: number[];
+    /** When the verdict last crossed between Error and not Error. */
+    changedAt?: number | null;
+    /** While flapping: whether the latest verdict was an error. */
+    failing?: boolean;
 }
 
-export type NotificationKind = 'alert' | 'reminder' | 'recovery';
+export type NotificationKind = 'alert' | 'reminder' | 'recovery' | 'flapping';
 
 export interface Notification {
     kind: NotificationKind;
@@ -37,6 +51,8 @@ export interface Notification {
     durationMs?: number;
     /** What is wrong (alert, reminder) or what was wrong last (recovery). */
     message: string | null;
+    /** The incident was a flapping episode rather than one outage. */
+    flapping?: boolean;
 }
 
 export interface Transition {
@@ -53,6 +69,14 @@ export const INITIAL_ALERT_STATE: AlertState = {
     incidentId: null,
 };
 
+const FLAP_WINDOW_MS = 60 * 60_000;
+/** Entering Error this many times within the window is flapping: the second time already, so that a target
+ * going up and down on every check sends no more than three messages an hour. */
+const FLAP_OPENINGS = 2;
+/** Flapping ends once the verdict has not crossed between Error and not Error for this long. */
+export const FLAP_STABLE_MS = 15 * 60_000;
+const FLAP_REMINDER_MINUTES = 60;
+
 export function transition(
     prev: AlertState,
     verdict: Verdict,
@@ -60,11 +84,35 @@ export function transition(
     nowMs: number,
     newIncidentId: () => string
 ): Transition {
+    const failing = verdict.level === 'error';
+    const wasFailing = prev.status === 'alerting' || (prev.status === 'flapping' && prev.failing === true);
+    const crossed = failing !== wasFailing;
+    const openedAt = (prev.openedAt ?? []).filter((t) => nowMs - t < FLAP_WINDOW_MS);
+    if (failing && !wasFailing) openedAt.push(nowMs);
+    const changedAt = crossed ? nowMs : (prev.changedAt ?? prev.since ?? nowMs);
+    const history = { openedAt, changedAt };
+    if (prev.status === 'flapping') return flappingStep(prev, verdict, alertSleepMinutes, nowMs, history, crossed);
+
     if (prev.status !== 'alerting') {
-        if (verdict.level === 'error') {
+        if (failing) {
             const incidentId = newIncidentId();
+            if (openedAt.length >= FLAP_OPENINGS) {
+                const message = `Entered Error ${openedAt.length} times within the last hour, now: ${verdict.message ?? 'no message'}. Further changes are held back until it is stable for ${formatDuration(FLAP_STABLE_MS)}.`;
+                return {
+                    state: {
+                        status: 'flapping',
+                        since: nowMs,
+                        lastNotifiedAt: nowMs,
+                        incidentId,
+                        failing: true,
+                        ...history,
+                    },
+                    notification: { kind: 'flapping', incidentId, since: nowMs, message, flapping: true },
+                    change: `Flapping: entered Error ${openedAt.length} times within 1 h: ${verdict.message ?? 'no message'}`,
+                };
+            }
             return {
-                state: { status: 'alerting', since: nowMs, lastNotifiedAt: nowMs, incidentId },
+                state: { status: 'alerting', since: nowMs, lastNotifiedAt: nowMs, incidentId, ...history },
                 notification: { kind: 'alert', incidentId, since: nowMs, message: verdict.message },
                 change: `Entered Error: ${verdict.message ?? 'no message'}`,
             };
@@ -76,22 +124,91 @@ export function transition(
                 : status === 'pending'
                   ? `Warning: ${verdict.message ?? 'no message'}`
                   : 'Back to Healthy';
-        return { state: { ...INITIAL_ALERT_STATE, status }, notification: null, change };
+        return { state: { ...INITIAL_ALERT_STATE, status, ...history }, notification: null, change };
     }
     const since = prev.since ?? nowMs;
     const incidentId = prev.incidentId ?? newIncidentId();
     if (verdict.level === 'ok') {
         return {
-            state: INITIAL_ALERT_STATE,
+            state: { ...INITIAL_ALERT_STATE, ...history },
             notification: { kind: 'recovery', incidentId, since, durationMs: nowMs - since, message: verdict.message },
             change: `Recovered after ${formatDuration(nowMs - since)}`,
         };
     }
-    const due = verdict.level === 'error' && nowMs - (prev.lastNotifiedAt ?? since) >= alertSleepMinutes * 60_000;
+    const due = failing && nowMs - (prev.lastNotifiedAt ?? since) >= alertSleepMinutes * 60_000;
     return {
-        state: { status: 'alerting', since, incidentId, lastNotifiedAt: due ? nowMs : prev.lastNotifiedAt },
+        state: {
+            status: 'alerting',
+            since,
+            incidentId,
+            lastNotifiedAt: due ? nowMs : prev.lastNotifiedAt,
+            ...history,
+        },
         notification: due ? { kind: 'reminder', incidentId, since, message: verdict.message } : null,
         change: null,
+    };
+}
+
+/** Holds messages back while the verdict keeps crossing; every crossing still goes to the audit trail. */
+function flappingStep(
+    prev: AlertState,
+    verdict: Verdict,
+    alertSleepMinutes: number,
+    nowMs: number,
+    history: { openedAt: number[]; changedAt: number },
+    crossed: boolean
+): Transition {
+    const failing = verdict.level === 'error';
+    const since = prev.since ?? nowMs;
+    const incidentId = prev.incidentId ?? '';
+    const message = verdict.message ?? 'no message';
+    if (nowMs - history.changedAt >= FLAP_STABLE_MS) {
+        const steady = formatDuration(nowMs - history.changedAt);
+        if (failing) {
+            return {
+                state: { status: 'alerting', since, lastNotifiedAt: nowMs, incidentId, ...history },
+                notification: {
+                    kind: 'alert',
+                    incidentId,
+                    since,
+                    message: `Stopped flapping and has been in Error for ${steady}: ${message}`,
+                },
+                change: `Stopped flapping, in Error for ${steady}: ${message}`,
+            };
+        }
+        return {
+            state: { ...INITIAL_ALERT_STATE, status: verdict.level === 'warning' ? 'pending' : 'normal', ...history },
+            notification: {
+                kind: 'recovery',
+                incidentId,
+                since,
+                durationMs: nowMs - since,
+                message: verdict.message,
+                flapping: true,
+            },
+            change: `Stopped flapping, healthy for ${steady}`,
+        };
+    }
+    const due = nowMs - (prev.lastNotifiedAt ?? since) >= Math.max(alertSleepMinutes, FLAP_REMINDER_MINUTES) * 60_000;
+    return {
+        state: {
+            status: 'flapping',
+            since,
+            incidentId,
+            failing,
+            lastNotifiedAt: due ? nowMs : prev.lastNotifiedAt,
+            ...history,
+        },
+        notification: due
+            ? {
+                  kind: 'reminder',
+                  incidentId,
+                  since,
+                  message: `Still flapping: entered Error ${history.openedAt.length} times within the last hour, now ${failing ? message : 'healthy'}`,
+                  flapping: true,
+              }
+            : null,
+        change: crossed ? (failing ? `Entered Error while flapping: ${message}` : 'Healthy while flapping') : null,
     };
 }
 

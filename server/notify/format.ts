@@ -12,18 +12,24 @@ const HEADINGS: Record<Notification['kind'], string> = {
     alert: '🔴 <b>ALERT</b>',
     reminder: '🔁 <b>STILL FAILING</b>',
     recovery: '✅ <b>RECOVERED</b>',
+    flapping: '🔀 <b>FLAPPING</b>',
 };
+
+const heading = (n: Notification) =>
+    n.kind === 'reminder' && n.flapping ? '🔀 <b>STILL FLAPPING</b>' : HEADINGS[n.kind];
 
 /** One message names the configuration, chain, server, monitor, what is wrong, since when and, on recovery, how long. */
 export function formatNotification(target: MonitorTarget, n: Notification, nowMs: number): string {
     const lines = [
-        `${HEADINGS[n.kind]} ${escapeHtml(target.name)}`,
+        `${heading(n)} ${escapeHtml(target.name)}`,
         `Configuration: ${escapeHtml(target.configuration.name)} (${escapeHtml(target.configuration.chain)})`,
         `Server: ${target.server ? escapeHtml(target.server.name) : '—'}`,
         `Monitor: ${escapeHtml(target.name)} (${target.type})`,
     ];
     if (n.kind === 'recovery') {
-        lines.push(`Was down for ${formatDuration(n.durationMs ?? nowMs - n.since)}, since ${utc(n.since)}`);
+        lines.push(
+            `${n.flapping ? 'Was flapping' : 'Was down'} for ${formatDuration(n.durationMs ?? nowMs - n.since)}, since ${utc(n.since)}`
+        );
         if (n.message) lines.push(`Now: ${escapeHtml(n.message)}`);
     } else {
         lines.push(`Problem: ${escapeHtml(n.message ?? 'no message')}`);

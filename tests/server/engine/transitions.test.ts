@@ -93,7 +93,7 @@ describe('transition', () => {
         expect(s.notification?.kind).toBe('reminder');
         s = transition(s.state, ok, 10, T0 + 25 * MIN, id);
         expect(s.notification).toMatchObject({ kind: 'recovery', incidentId: 'inc-1', durationMs: 25 * MIN });
-        expect(s.state).toEqual(INITIAL_ALERT_STATE);
+        expect(s.state).toMatchObject({ ...INITIAL_ALERT_STATE, openedAt: [T0] });
     });
 
     it('sends exactly one alert and one recovery over a long outage with flapping severity', () => {
@@ -106,6 +106,67 @@ describe('transition', () => {
             state = next.state;
         });
         expect(sent).toEqual(['alert', 'recovery']);
+    });
+});
+
+describe('flapping', () => {
+    /** Feeds one verdict a minute and returns what was sent and what the audit trail received. */
+    const run = (verdicts: Verdict[], from = INITIAL_ALERT_STATE, start = T0) => {
+        let state = from;
+        const sent: { kind: string; at: number; message: string | null; flapping?: boolean }[] = [];
+        const changes: string[] = [];
+        verdicts.forEach((v, i) => {
+            const next = transition(state, v, 10, start + i * MIN, id);
+            if (next.notification) sent.push({ ...next.notification, at: i });
+            if (next.change) changes.push(next.change);
+            state = next.state;
+        });
+        return { sent, changes, state };
+    };
+    const flap = (minutes: number) => Array.from({ length: minutes }, (_, i) => (i % 2 === 0 ? err : ok));
+
+    it('sends alert, recovery and one flapping message in an hour of up/down on every check', () => {
+        const { sent, changes, state } = run(flap(60));
+        expect(sent.map((n) => n.kind)).toEqual(['alert', 'recovery', 'flapping']);
+        expect(sent[2]?.message).toMatch(/^Entered Error 2 times within the last hour, now: Node halted at height 10/);
+        // Every crossing is still on the audit trail, so the monitor's history stays complete.
+        expect(changes).toHaveLength(60);
+        expect(state.status).toBe('flapping');
+    });
+
+    it('sends at most three messages an hour over three hours of flapping', () => {
+        const { sent } = run(flap(180));
+        for (let hour = 0; hour < 3; hour++) {
+            expect(sent.filter((n) => n.at >= hour * 60 && n.at < (hour + 1) * 60).length).toBeLessThanOrEqual(3);
+        }
+        expect(sent.filter((n) => n.kind === 'reminder').every((n) => n.flapping)).toBe(true);
+    });
+
+    it('turns into a normal alert once it has stayed in Error for 15 min, and recovers once', () => {
+        const { sent, state } = run([...flap(6), ...Array(16).fill(err), ...Array(3).fill(ok)]);
+        expect(sent.map((n) => n.kind)).toEqual(['alert', 'recovery', 'flapping', 'alert', 'recovery']);
+        expect(sent[3]?.message).toBe('Stopped flapping and has been in Error for 15 min: Node halted at height 10');
+        expect(sent[4]?.flapping).toBeUndefined();
+        expect(state.status).toBe('normal');
+    });
+
+    it('ends with one recovery once it has stayed healthy for 15 min', () => {
+        const { sent, changes, state } = run([...flap(5), ...Array(16).fill(ok)]);
+        expect(sent.map((n) => n.kind)).toEqual(['alert', 'recovery', 'flapping', 'recovery']);
+        expect(sent[3]).toMatchObject({ flapping: true, durationMs: 18 * MIN });
+        expect(changes.at(-1)).toBe('Stopped flapping, healthy for 15 min');
+        expect(state.status).toBe('normal');
+    });
+
+    it('does not call two outages more than an hour apart flapping', () => {
+        const { sent } = run([err, ok, ...Array(60).fill(ok), err, ok]);
+        expect(sent.map((n) => n.kind)).toEqual(['alert', 'recovery', 'alert', 'recovery']);
+    });
+
+    it('keeps an incident saved before flap detection existed', () => {
+        const saved: AlertState = { status: 'alerting', since: T0, lastNotifiedAt: T0, incidentId: 'inc-0' };
+        const { sent } = run([err, ok], saved, T0 + MIN);
+        expect(sent.map((n) => n.kind)).toEqual(['recovery']);
     });
 });
 
