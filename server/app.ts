@@ -1,6 +1,7 @@
 import Fastify, { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { registerAnswerCache } from './answer-cache';
 import { registerAuthGuard } from './auth/guard';
 import { deriveKey } from './auth/keys';
 import { ensureFirstAdmin } from './bootstrap';
@@ -78,6 +79,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         registerErrorHandling(app);
         registerSecurityHeaders(app);
         registerAuthGuard(app);
+        registerAnswerCache(app, config.answerCacheMs);
         app.addHook('onResponse', async (req, reply) => {
             if (reply.statusCode >= 500)
                 req.log.error(`${req.method} ${req.url.split('?')[0]} answered ${reply.statusCode}`);

@@ -27,6 +27,8 @@ export interface AppConfig {
     socketUrl: string | null;
     accessTokenTtlSeconds: number;
     loginRateLimitPerMinute: number;
+    /** How long the dashboard lists are answered from memory (0 turns that off); any API write drops them. */
+    answerCacheMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -100,5 +102,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         socketUrl: env.SOCKET_URL ? url(env, 'SOCKET_URL', '', ['ws:', 'wss:']) : null,
         accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 600, 5, 86_400),
         loginRateLimitPerMinute: int(env, 'LOGIN_RATE_LIMIT_PER_MINUTE', 20, 1, 100_000),
+        answerCacheMs: int(env, 'ANSWER_CACHE_MS', 1000, 0, 60_000),
     };
 }

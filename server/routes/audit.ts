@@ -29,39 +29,43 @@ const filterSchema = z.looseObject({ monitor_id: idFilter, server_id: idFilter, 
  * range; `filter` narrows to one monitor, server or configuration (the monitor page's history).
  */
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
-    app.get('/api/audit/latest', { schema: { querystring: listQuerySchema } }, async (req, reply) => {
-        const q = toListQuery(req.query);
-        const parsed = filterSchema.safeParse(q.filter);
-        if (!parsed.success) {
-            const issue = parsed.error.issues[0];
-            const field = String(issue?.path[0] ?? 'filter');
-            throw badRequest({ [field]: `${field} must be a positive whole number` });
-        }
-        const filter = parsed.data;
-        const scope = companyScope(req.actor);
-        const where: (SQL | undefined)[] = [
-            scope === null ? undefined : eq(auditEntries.companyId, scope),
-            filter.monitor_id ? eq(auditEntries.monitorId, filter.monitor_id) : undefined,
-            filter.server_id ? eq(auditEntries.serverId, filter.server_id) : undefined,
-            filter.configuration_id ? eq(auditEntries.configurationId, filter.configuration_id) : undefined,
-        ];
-        const start = q.range?.start ?? 0;
-        const limit = q.range ? q.range.end - q.range.start + 1 : DEFAULT_LIMIT;
-        const rows = await app.ctx.db
-            .select()
-            .from(auditEntries)
-            .where(and(...where))
-            .orderBy(desc(auditEntries.id))
-            .limit(limit)
-            .offset(start);
-        if (q.range) {
-            const [total] = await app.ctx.db
-                .select({ n: count() })
+    app.get(
+        '/api/audit/latest',
+        { schema: { querystring: listQuerySchema }, config: { cacheAnswer: true } },
+        async (req, reply) => {
+            const q = toListQuery(req.query);
+            const parsed = filterSchema.safeParse(q.filter);
+            if (!parsed.success) {
+                const issue = parsed.error.issues[0];
+                const field = String(issue?.path[0] ?? 'filter');
+                throw badRequest({ [field]: `${field} must be a positive whole number` });
+            }
+            const filter = parsed.data;
+            const scope = companyScope(req.actor);
+            const where: (SQL | undefined)[] = [
+                scope === null ? undefined : eq(auditEntries.companyId, scope),
+                filter.monitor_id ? eq(auditEntries.monitorId, filter.monitor_id) : undefined,
+                filter.server_id ? eq(auditEntries.serverId, filter.server_id) : undefined,
+                filter.configuration_id ? eq(auditEntries.configurationId, filter.configuration_id) : undefined,
+            ];
+            const start = q.range?.start ?? 0;
+            const limit = q.range ? q.range.end - q.range.start + 1 : DEFAULT_LIMIT;
+            const rows = await app.ctx.db
+                .select()
                 .from(auditEntries)
-                .where(and(...where));
-            const last = rows.length ? start + rows.length - 1 : start;
-            reply.header('Content-Range', `audit ${start}-${last}/${total?.n ?? 0}`);
+                .where(and(...where))
+                .orderBy(desc(auditEntries.id))
+                .limit(limit)
+                .offset(start);
+            if (q.range) {
+                const [total] = await app.ctx.db
+                    .select({ n: count() })
+                    .from(auditEntries)
+                    .where(and(...where));
+                const last = rows.length ? start + rows.length - 1 : start;
+                reply.header('Content-Range', `audit ${start}-${last}/${total?.n ?? 0}`);
+            }
+            return rows.map(toAuditEntry);
         }
-        return rows.map(toAuditEntry);
-    });
+    );
 };

@@ -87,21 +87,25 @@ export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
     const scope = (req: FastifyRequest) => companyScope(req.actor);
     const writer = { onRequest: requireWriter };
 
-    app.get('/api/configurations', { schema: { querystring: listQuerySchema } }, async (req, reply) => {
-        const q = toListQuery(req.query);
-        const rows = filtered(await listConfigurations(db, scope(req)), q, req.actor.isSuperAdmin);
-        const page = pageOf(rows, q, 'configurations', {
-            id: (c) => c.id,
-            name: (c) => c.name.toLowerCase(),
-            chain: (c) => c.chain.toLowerCase(),
-            is_enabled: (c) => c.is_enabled,
-            createdAt: (c) => c.createdAt,
-            updatedAt: (c) => c.updatedAt,
-            'company.name': (c) => c.company?.name.toLowerCase(),
-        });
-        if (page.contentRange) reply.header('Content-Range', page.contentRange);
-        return page.rows;
-    });
+    app.get(
+        '/api/configurations',
+        { schema: { querystring: listQuerySchema }, config: { cacheAnswer: true } },
+        async (req, reply) => {
+            const q = toListQuery(req.query);
+            const rows = filtered(await listConfigurations(db, scope(req)), q, req.actor.isSuperAdmin);
+            const page = pageOf(rows, q, 'configurations', {
+                id: (c) => c.id,
+                name: (c) => c.name.toLowerCase(),
+                chain: (c) => c.chain.toLowerCase(),
+                is_enabled: (c) => c.is_enabled,
+                createdAt: (c) => c.createdAt,
+                updatedAt: (c) => c.updatedAt,
+                'company.name': (c) => c.company?.name.toLowerCase(),
+            });
+            if (page.contentRange) reply.header('Content-Range', page.contentRange);
+            return page.rows;
+        }
+    );
     app.get('/api/configurations/:id', { schema: { params: idParams } }, async (req) =>
         getConfiguration(db, scope(req), req.params.id)
     );

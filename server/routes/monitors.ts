@@ -70,8 +70,12 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
     const scope = (req: FastifyRequest) => companyScope(req.actor);
     const writer = { onRequest: requireWriter };
 
-    app.get('/api/monitors/failed', async (req) => listByHealth(db, scope(req), 'failed'));
-    app.get('/api/monitors/warnings', async (req) => listByHealth(db, scope(req), 'warnings'));
+    app.get('/api/monitors/failed', { config: { cacheAnswer: true } }, async (req) =>
+        listByHealth(db, scope(req), 'failed')
+    );
+    app.get('/api/monitors/warnings', { config: { cacheAnswer: true } }, async (req) =>
+        listByHealth(db, scope(req), 'warnings')
+    );
     app.get('/api/monitors/:id', { schema: { params: idParams } }, async (req) =>
         getMonitor(db, scope(req), req.params.id)
     );

@@ -39,6 +39,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
         socketUrl: null,
         accessTokenTtlSeconds: 600,
         loginRateLimitPerMinute: 1000,
+        // Tests write rows behind the API's back and read them at once; tests/server/answer-cache.test.ts turns it on.
+        answerCacheMs: 0,
         ...overrides,
     };
 }

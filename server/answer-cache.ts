@@ -1,0 +1,92 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { companyScope } from './auth/actor';
+
+/** Past its freshness, an answer may still be served this many times as long while one caller rebuilds it. */
+const STALE_FACTOR = 4;
+const MAX_ENTRIES = 2000;
+
+interface Entry {
+    payload: string;
+    contentRange: string | undefined;
+    storedAt: number;
+    generation: number;
+    refreshing: boolean;
+}
+
+declare module 'fastify' {
+    interface FastifyContextConfig {
+        /** Answer from the shared answer cache (read-only lists every open console polls). */
+        cacheAnswer?: boolean;
+    }
+    interface FastifyRequest {
+        answerCache?: { key: string; generation: number };
+    }
+}
+
+/**
+ * Every open console polls the dashboard lists, and all admins of a company get the same answer, which for
+ * `/api/configurations` is every configuration with its servers and monitors. Building it per request made
+ * 50 polling consoles queue behind each other and the engine's writes; here one caller per company and
+ * second builds it and the others get that answer as serialized.
+ *
+ * Staleness is bounded: engine results show at most ~1 s later than they are saved (they are batched anyway),
+ * and any write through the API drops every cached answer at once, so an operator always reads their own edit.
+ * While one caller rebuilds an expired answer, the others are served the previous one for at most a few seconds.
+ */
+export function registerAnswerCache(app: FastifyInstance, freshMs: number): void {
+    if (freshMs <= 0) return;
+    const staleMs = freshMs * STALE_FACTOR;
+    const entries = new Map<string, Entry>();
+    let generation = 0;
+
+    const keyOf = (req: FastifyRequest) =>
+        `${companyScope(req.actor)}|${req.actor.isAdmin}|${req.actor.isSuperAdmin}|${req.url}`;
+
+    app.addHook('preHandler', async (req, reply) => {
+        if (!req.routeOptions.config.cacheAnswer || req.method !== 'GET' || !req.actor) return;
+        const key = keyOf(req);
+        const entry = entries.get(key);
+        const now = performance.now();
+        const age = entry ? now - entry.storedAt : Number.POSITIVE_INFINITY;
+        const usable = entry?.generation === generation;
+        if (entry && usable && (age < freshMs || (age < staleMs && entry.refreshing))) {
+            if (entry.contentRange) reply.header('Content-Range', entry.contentRange);
+            reply.header('Content-Type', 'application/json; charset=utf-8');
+            return reply.send(entry.payload);
+        }
+        if (entry && usable) entry.refreshing = true;
+        req.answerCache = { key, generation };
+    });
+
+    app.addHook('onSend', async (req, reply, payload) => {
+        // Before the answer leaves: a client that reads right after its write must not get the answer from before.
+        if (req.method !== 'GET' && req.method !== 'HEAD' && req.url.startsWith('/api/') && req.actor) {
+            generation++;
+            entries.clear();
+        }
+        const fill = req.answerCache;
+        if (!fill || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+        // An answer built across a write may predate it: it is not kept.
+        if (fill.generation === generation) {
+            if (entries.size >= MAX_ENTRIES && !entries.has(fill.key)) entries.clear();
+            const contentRange = reply.getHeader('Content-Range');
+            entries.set(fill.key, {
+                payload,
+                contentRange: typeof contentRange === 'string' ? contentRange : undefined,
+                storedAt: performance.now(),
+                generation,
+                refreshing: false,
+            });
+        } else {
+            entries.delete(fill.key);
+        }
+        return payload;
+    });
+
+    app.addHook('onResponse', async (req) => {
+        const fill = req.answerCache;
+        const entry = fill && entries.get(fill.key);
+        // A failed rebuild lets the next caller try instead of leaving the stale answer in place.
+        if (entry?.refreshing && entry.generation === fill?.generation) entry.refreshing = false;
+    });
+}

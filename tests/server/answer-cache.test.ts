@@ -1,0 +1,72 @@
+import { eq } from 'drizzle-orm';
+import { monitors } from '../../server/db/schema';
+import { createWorld, type World } from './config-fixtures';
+
+/** The dashboard lists answered from memory: never another company's answer, never older than a write or its TTL. */
+const TTL_MS = 400;
+let w: World;
+
+beforeAll(async () => {
+    w = await createWorld({ answerCacheMs: TTL_MS });
+});
+afterAll(() => w.t.close());
+
+const names = async (url: string, token: string) =>
+    (await w.call('GET', url, token)).json().map((r: { name: string }) => r.name);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+it('shows a write through the API at once, to the writer and to the rest of the company', async () => {
+    expect(await names('/api/configurations', w.admin.access)).toEqual([]);
+    expect(await names('/api/configurations', w.plain.access)).toEqual([]);
+    await w.configuration(w.admin.access, { name: 'Hub' });
+    expect(await names('/api/configurations', w.admin.access)).toEqual(['Hub']);
+    expect(await names('/api/configurations', w.plain.access)).toEqual(['Hub']);
+});
+
+it('never answers one company with what it built for another', async () => {
+    await w.configuration(w.other.access, { name: 'Globex hub' });
+    expect(await names('/api/configurations', w.other.access)).toEqual(['Globex hub']);
+    expect(await names('/api/configurations', w.admin.access)).toEqual(['Hub']);
+    expect(await names('/api/configurations', w.root.access)).toEqual(expect.arrayContaining(['Hub', 'Globex hub']));
+});
+
+it("shows the engine's results (written behind the API) within its time to live", async () => {
+    const cfg = await w.configuration(w.admin.access, { name: 'Engine' });
+    const srv = await w.server(w.admin.access, cfg, { name: 'val' });
+    const res = await w.call('POST', '/api/monitors', w.admin.access, {
+        name: 'height',
+        configuration_id: cfg,
+        server_id: srv,
+        type: 'blockCheck',
+        configuration_object: '{}',
+    });
+    expect(await names('/api/monitors/failed', w.admin.access)).toEqual([]);
+    // As the engine's result writer does: straight to the table.
+    await w.t.app.ctx.db
+        .update(monitors)
+        .set({ status: false, lastError: 'halted', lastCheck: new Date() })
+        .where(eq(monitors.id, res.json().id));
+    const seen = performance.now();
+    let failed: string[] = [];
+    while (failed.length === 0 && performance.now() - seen < 10 * TTL_MS) {
+        failed = await names('/api/monitors/failed', w.admin.access);
+        if (failed.length === 0) await sleep(50);
+    }
+    expect(failed).toEqual(['height']);
+});
+
+it('keeps the paging header of the answer it repeats', async () => {
+    const first = await w.call('GET', '/api/audit/latest?range=[0,1]', w.admin.access);
+    const again = await w.call('GET', '/api/audit/latest?range=[0,1]', w.admin.access);
+    expect(first.headers['content-range']).toMatch(/^audit 0-1\/\d+$/);
+    expect(again.headers['content-range']).toBe(first.headers['content-range']);
+    expect(again.json()).toEqual(first.json());
+    expect(again.headers['content-type']).toMatch(/^application\/json/);
+});
+
+it('does not keep an error, nor answer a caller without a session', async () => {
+    const anonymous = await w.t.app.inject({ url: '/api/monitors/failed' });
+    expect(anonymous.statusCode).toBe(401);
+    const bad = await w.call('GET', '/api/audit/latest?filter={"monitor_id":"x"}', w.admin.access);
+    expect(bad.statusCode).toBe(400);
+});
