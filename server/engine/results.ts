@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import { auditEntries, configurationChannels, notificationChannels, outbox } from '../db/schema';
 import { formatNotification } from '../notify/format';
+import { summaryLine } from '../notify/summary';
 import type { MonitorTarget } from './targets';
 import type { AlertState, Transition } from './transitions';
 import { eq, and } from 'drizzle-orm';
@@ -185,9 +186,10 @@ async function writeTransitions(db: Db, records: CheckRecord[]): Promise<void> {
         const n = r.transition.notification;
         if (!n) return [];
         const text = formatNotification(r.target, n, r.checkedAt.getTime());
+        const summary = summaryLine(r.target, n, r.checkedAt.getTime());
         return links
             .filter((l) => l.configurationId === r.target.configuration.id)
-            .map((l) => ({ channelId: l.channelId, monitorId: r.target.id, kind: n.kind, text }));
+            .map((l) => ({ channelId: l.channelId, monitorId: r.target.id, kind: n.kind, text, summary }));
     });
     if (rows.length) await db.insert(outbox).values(rows);
 }

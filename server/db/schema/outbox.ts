@@ -14,6 +14,8 @@ export const outbox = pgTable(
         /** alert | reminder | recovery | test */
         kind: text('kind').notNull(),
         text: text('text').notNull(),
+        /** One compact line (HTML) standing for the row in a digest; null for rows that have none (tests, older rows). */
+        summary: text('summary'),
         status: text('status', { enum: ['pending', 'sent', 'failed'] })
             .notNull()
             .default('pending'),

@@ -72,31 +72,32 @@ function dispatcher(pollMs = 100): OutboxDispatcher {
     return d;
 }
 
+// Three messages, no more: a longer queue goes out as a digest (mass-outage.test.ts covers a 429 on one of those).
 it('a 429 burst: every message delivered exactly once, in id order, never before retry_after', {
     timeout: 30_000,
 }, async () => {
     const token = tokenFor(1);
     const chat = '-1001';
     const id = await channel('Burst chat', token, chat);
-    const texts = Array.from({ length: 6 }, (_, i) => `burst message ${i + 1}`);
+    const texts = Array.from({ length: 3 }, (_, i) => `burst message ${i + 1}`);
     const ids = await queue(id, texts);
-    // Two 429s at the start of the burst and one more in its middle (the first try of message 4).
+    // Two 429s at the start of the burst and one more in its middle (the first try of message 2).
     telegram.script.push(tooManyRequests(1), tooManyRequests(1));
     let midBurst = false;
     telegram.reply = (m) => {
-        if (m.text !== 'burst message 4' || midBurst) return undefined;
+        if (m.text !== 'burst message 2' || midBurst) return undefined;
         midBurst = true;
         return tooManyRequests(1);
     };
     const d = dispatcher();
     const started = Date.now();
     d.start();
-    await waitFor('all six delivered', async () => (await rowsOf(ids)).every((r) => r.status === 'sent'), 20_000);
+    await waitFor('all three delivered', async () => (await rowsOf(ids)).every((r) => r.status === 'sent'), 20_000);
     await d.stop();
 
     const ours = telegram.requests.filter((r) => r.token === token);
     expect(ours.filter((r) => r.status === 429)).toHaveLength(3);
-    expect(ours.filter((r) => r.status === 200)).toHaveLength(6);
+    expect(ours.filter((r) => r.status === 200)).toHaveLength(3);
     // Delivered exactly once each, in queue order.
     expect(telegram.sent.filter((m) => m.chat_id === chat).map((m) => m.text)).toEqual(texts);
     // retry_after honoured: after each 429, nothing reaches Telegram for that chat within the second asked for.
@@ -111,7 +112,7 @@ it('a 429 burst: every message delivered exactly once, in id order, never before
     expect(Date.now() - started).toBeLessThan(15_000);
     const rows = await rowsOf(ids);
     expect(rows.every((r) => r.sentAt !== null && r.lastError === null)).toBe(true);
-    expect(rows.reduce((n, r) => n + r.attempts, 0)).toBe(9);
+    expect(rows.reduce((n, r) => n + r.attempts, 0)).toBe(6);
 });
 
 it('a 401 fails the row after 5 attempts, while another channel is delivered at once', {

@@ -1,0 +1,54 @@
+import type { MonitorTarget } from '../engine/targets';
+import { formatDuration } from '../engine/transitions';
+import { escapeHtml } from './format';
+
+/** A digest holds a few dozen of these in one Telegram message, so each stays short. */
+export const SUMMARY_MAX = 300;
+/** Names are user-typed; one very long name must not crowd out the problem, which says most. */
+const NAME_MAX = 60;
+
+const ICONS: Record<string, string> = { alert: '🔴', reminder: '🔁', recovery: '✅', flapping: '🔀' };
+
+/**
+ * What a line needs of a notification. `kind` is any string: kinds are added over time (flapping), and a line for
+ * one it does not know still goes out, marked ⚠️ and named.
+ */
+export interface SummarySource {
+    kind: string;
+    incidentId: string;
+    since: number;
+    durationMs?: number;
+    message: string | null;
+}
+
+/**
+ * `raw` as one line of HTML of at most `max` characters: whitespace runs (newlines too) become one space, and a cut
+ * falls never inside an entity nor a surrogate pair, marked with an ellipsis.
+ */
+export function clipEscaped(raw: string, max: number): string {
+    const flat = raw.replace(/\s+/g, ' ').trim();
+    const full = escapeHtml(flat);
+    if (full.length <= max) return full;
+    let out = '';
+    for (const ch of flat) {
+        const piece = escapeHtml(ch);
+        if (out.length + piece.length + 1 > max) break;
+        out += piece;
+    }
+    return `${out}…`;
+}
+
+/** One compact line about a notification, e.g. `🔴 Mainnet · validator-1 · Block height: stalled · #1a2b3c4d`. */
+export function summaryLine(target: MonitorTarget, n: SummarySource, nowMs: number): string {
+    const icon = ICONS[n.kind];
+    const lead = icon ?? `⚠️ ${clipEscaped(n.kind, 20)}:`;
+    const where = [target.configuration.name, target.server?.name ?? '—', target.name]
+        .map((name) => clipEscaped(name, NAME_MAX))
+        .join(' · ');
+    const what =
+        n.kind === 'recovery' ? `recovered after ${formatDuration(n.durationMs ?? nowMs - n.since)}` : n.message;
+    const id = ` · #${escapeHtml(n.incidentId.slice(0, 8))}`;
+    const head = `${lead} ${where}: `;
+    const room = Math.max(20, SUMMARY_MAX - head.length - id.length);
+    return `${head}${clipEscaped(what ?? 'no message', room)}${id}`;
+}
