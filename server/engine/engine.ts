@@ -3,7 +3,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context';
 import { monitorStates } from '../db/schema';
 import type { ReadResult } from './check';
+import { ChainHalts } from './chain-halt';
 import { CHECKS } from './checks';
+import { type BlockMemory, progressGraceMs } from './checks/blockCheck';
 import type { DiskMeasurement } from './checks/nodeExporterDiskSpace';
 import { DiskIndex } from './disk-index';
 import type { CheckRecord, PersistedState } from './results';
@@ -41,6 +43,7 @@ export class Engine {
     private reloading: Promise<void> | null = null;
     private readonly controller = new AbortController();
     readonly disks = new DiskIndex();
+    private readonly chainHalts = new ChainHalts();
     private started = false;
     private fingerprint = '';
 
@@ -66,6 +69,7 @@ export class Engine {
         for (const row of await this.ctx.db.select().from(monitorStates)) {
             this.states.set(row.monitorId, row.state as PersistedState);
         }
+        this.chainHalts.restore([...this.states.values()].map((s) => s.alert));
         await this.reload(this.opts.startSpreadMs);
         this.scheduler.start();
         this.started = true;
@@ -178,7 +182,15 @@ export class Engine {
                 verdict: { level: 'error', message: `The check failed: ${(err as Error).message}` },
             };
         }
-        const next = transition(prev.alert, judged.verdict, check.alertSleepMinutes(target.settings), now, randomUUID);
+        let next = transition(prev.alert, judged.verdict, check.alertSleepMinutes(target.settings), now, randomUUID);
+        if (target.type === 'blockCheck') {
+            // The check's own grace, with a floor: a halt must be told from polls between two blocks.
+            const grace = Math.max(
+                1000,
+                progressGraceMs((judged.memory as BlockMemory | undefined)?.avgBlockMs ?? null)
+            );
+            next = this.chainHalts.adjust(target, reading, judged.verdict, grace, prev.alert, next, now);
+        }
         const state: PersistedState = { alert: next.state, memory: judged.memory };
         this.states.set(id, state);
         const record: CheckRecord = {

@@ -39,9 +39,22 @@ export interface AlertState {
     changedAt?: number | null;
     /** While flapping: whether the latest verdict was an error. */
     failing?: boolean;
+    /** The chain halt this monitor's incident is part of (blockCheck; see chain-halt.ts). */
+    chain?: ChainIncident;
+    /** The chain halt this monitor ended, so that a restart does not end it a second time. */
+    chainEnded?: { id: string; at: number };
 }
 
-export type NotificationKind = 'alert' | 'reminder' | 'recovery' | 'flapping';
+export interface ChainIncident {
+    id: string;
+    /** The height the chain stands at. */
+    height: number;
+    since: number;
+    /** The monitor that sent CHAIN STALLED, and sends its reminders. */
+    reporter: number;
+}
+
+export type NotificationKind = 'alert' | 'reminder' | 'recovery' | 'flapping' | 'chain-stalled' | 'chain-resumed';
 
 export interface Notification {
     kind: NotificationKind;

@@ -13,7 +13,11 @@ const HEADINGS: Record<Notification['kind'], string> = {
     reminder: '🔁 <b>STILL FAILING</b>',
     recovery: '✅ <b>RECOVERED</b>',
     flapping: '🔀 <b>FLAPPING</b>',
+    'chain-stalled': '⛔ <b>CHAIN STALLED</b>',
+    'chain-resumed': '✅ <b>CHAIN RESUMED</b>',
 };
+
+const isChain = (n: Notification) => n.kind === 'chain-stalled' || n.kind === 'chain-resumed';
 
 const heading = (n: Notification) =>
     n.kind === 'reminder' && n.flapping ? '🔀 <b>STILL FLAPPING</b>' : HEADINGS[n.kind];
@@ -21,15 +25,14 @@ const heading = (n: Notification) =>
 /** One message names the configuration, chain, server, monitor, what is wrong, since when and, on recovery, how long. */
 export function formatNotification(target: MonitorTarget, n: Notification, nowMs: number): string {
     const lines = [
-        `${heading(n)} ${escapeHtml(target.name)}`,
+        `${heading(n)} ${escapeHtml(isChain(n) ? target.configuration.chain : target.name)}`,
         `Configuration: ${escapeHtml(target.configuration.name)} (${escapeHtml(target.configuration.chain)})`,
         `Server: ${target.server ? escapeHtml(target.server.name) : '—'}`,
         `Monitor: ${escapeHtml(target.name)} (${target.type})`,
     ];
-    if (n.kind === 'recovery') {
-        lines.push(
-            `${n.flapping ? 'Was flapping' : 'Was down'} for ${formatDuration(n.durationMs ?? nowMs - n.since)}, since ${utc(n.since)}`
-        );
+    if (n.kind === 'recovery' || n.kind === 'chain-resumed') {
+        const was = n.kind === 'chain-resumed' ? 'Was stalled' : n.flapping ? 'Was flapping' : 'Was down';
+        lines.push(`${was} for ${formatDuration(n.durationMs ?? nowMs - n.since)}, since ${utc(n.since)}`);
         if (n.message) lines.push(`Now: ${escapeHtml(n.message)}`);
     } else {
         lines.push(`Problem: ${escapeHtml(n.message ?? 'no message')}`);

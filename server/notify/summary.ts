@@ -7,7 +7,14 @@ export const SUMMARY_MAX = 300;
 /** Names are user-typed; one very long name must not crowd out the problem, which says most. */
 const NAME_MAX = 60;
 
-const ICONS: Record<string, string> = { alert: '🔴', reminder: '🔁', recovery: '✅', flapping: '🔀' };
+const ICONS: Record<string, string> = {
+    alert: '🔴',
+    reminder: '🔁',
+    recovery: '✅',
+    flapping: '🔀',
+    'chain-stalled': '⛔',
+    'chain-resumed': '✅',
+};
 
 /**
  * What a line needs of a notification. `kind` is any string: kinds are added over time (flapping), and a line for

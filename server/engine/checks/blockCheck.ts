@@ -49,6 +49,8 @@ const INITIAL: BlockMemory = {
 
 const MIN_STALE_MS = 60_000;
 export const staleLimitMs = (avgBlockMs: number | null) => Math.max(MIN_STALE_MS, 6 * (avgBlockMs ?? 0));
+/** How long a height may stand still before a poll counts as a miss: polling faster than blocks come is no miss. */
+export const progressGraceMs = (avgBlockMs: number | null) => 2 * (avgBlockMs ?? 0);
 
 /** Height, block time and how the moving average changes when a newer block is seen. */
 function advance(m: BlockMemory, r: BlockMeasurement, nowMs: number): BlockMemory {
@@ -67,7 +69,7 @@ function missReason(m: BlockMemory, r: BlockMeasurement, nowMs: number): string 
         return `Latest block ${r.height} is ${formatDuration(nowMs - r.blockTimeMs)} old (limit ${formatDuration(limit)})`;
     }
     const advanced = m.height === null || r.height > m.height;
-    const grace = 2 * (m.avgBlockMs ?? 0);
+    const grace = progressGraceMs(m.avgBlockMs);
     if (!advanced && m.advancedAtMs !== null && nowMs - m.advancedAtMs > grace) {
         return `Height ${r.height} has not advanced for ${formatDuration(nowMs - m.advancedAtMs)}`;
     }
