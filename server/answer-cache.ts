@@ -37,7 +37,6 @@ export function registerAnswerCache(app: FastifyInstance, freshMs: number): void
     if (freshMs <= 0) return;
     const staleMs = freshMs * STALE_FACTOR;
     const entries = new Map<string, Entry>();
-    let generation = 0;
 
     const keyOf = (req: FastifyRequest) =>
         `${companyScope(req.actor)}|${req.actor.isAdmin}|${req.actor.isSuperAdmin}|${req.url}`;
@@ -48,33 +47,28 @@ export function registerAnswerCache(app: FastifyInstance, freshMs: number): void
         const entry = entries.get(key);
         const now = performance.now();
         const age = entry ? now - entry.storedAt : Number.POSITIVE_INFINITY;
-        const usable = entry?.generation === generation;
+        const usable = entry?.generation === app.writes.generation;
         if (entry && usable && (age < freshMs || (age < staleMs && entry.refreshing))) {
             if (entry.contentRange) reply.header('Content-Range', entry.contentRange);
             reply.header('Content-Type', 'application/json; charset=utf-8');
             return reply.send(entry.payload);
         }
         if (entry && usable) entry.refreshing = true;
-        req.answerCache = { key, generation };
+        req.answerCache = { key, generation: app.writes.generation };
     });
 
     app.addHook('onSend', async (req, reply, payload) => {
-        // Before the answer leaves: a client that reads right after its write must not get the answer from before.
-        if (req.method !== 'GET' && req.method !== 'HEAD' && req.url.startsWith('/api/') && req.actor) {
-            generation++;
-            entries.clear();
-        }
         const fill = req.answerCache;
         if (!fill || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
         // An answer built across a write may predate it: it is not kept.
-        if (fill.generation === generation) {
+        if (fill.generation === app.writes.generation) {
             if (entries.size >= MAX_ENTRIES && !entries.has(fill.key)) entries.clear();
             const contentRange = reply.getHeader('Content-Range');
             entries.set(fill.key, {
                 payload,
                 contentRange: typeof contentRange === 'string' ? contentRange : undefined,
                 storedAt: performance.now(),
-                generation,
+                generation: fill.generation,
                 refreshing: false,
             });
         } else {

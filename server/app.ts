@@ -19,6 +19,7 @@ import { LogHub } from './logs/hub';
 import { OutboxDispatcher } from './notify/outbox';
 import { registerRoutes } from './routes';
 import { registerSecurityHeaders } from './security-headers';
+import { registerWriteGeneration } from './write-generation';
 import { registerUi } from './ui';
 
 export interface BuildOptions {
@@ -78,7 +79,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         app.setSerializerCompiler(serializerCompiler);
         registerErrorHandling(app);
         registerSecurityHeaders(app);
-        registerAuthGuard(app);
+        registerWriteGeneration(app);
+        registerAuthGuard(app, config.answerCacheMs);
         registerAnswerCache(app, config.answerCacheMs);
         app.addHook('onResponse', async (req, reply) => {
             if (reply.statusCode >= 500)

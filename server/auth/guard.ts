@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { decodeJwt } from 'jose';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { companies, users } from '../db/schema';
 import { ApiError, forbidden } from '../errors';
@@ -53,15 +54,46 @@ export function bearer(req: FastifyRequest): string | undefined {
  * raw URL: the router decodes percent-escapes (`/%61pi/chains` reaches `/api/chains`), the raw URL does not.
  * Unmatched /api paths also need a session, so the 404 answer tells an anonymous caller nothing.
  */
-export function registerAuthGuard(app: FastifyInstance): void {
+export function registerAuthGuard(app: FastifyInstance, rememberMs: number): void {
     app.decorateRequest('actor', null as unknown as Actor);
+    const resolve = rememberMs > 0 ? rememberedActors(app, rememberMs) : (token?: string) => actorFromToken(app, token);
     app.addHook('onRequest', async (req) => {
         const path = req.routeOptions.url ?? req.url.split('?')[0] ?? '';
         if (!path.startsWith('/api/') || PUBLIC.has(path)) return;
-        const actor = await actorFromToken(app, bearer(req));
+        const actor = await resolve(bearer(req));
         if (!actor) throw new ApiError(401, 'Authentication required');
         req.actor = actor;
     });
+}
+
+/**
+ * The user row behind a token, remembered for `rememberMs` and forgotten at any write through the API: a console
+ * polls several lists at once, and each read of the row waited behind the engine's writes on the one PGlite
+ * connection. Disabling a user, changing a password, a role or a company are API writes, so they still end a
+ * session at once; a change made outside the API (another process) takes effect within `rememberMs`.
+ */
+function rememberedActors(app: FastifyInstance, rememberMs: number) {
+    const known = new Map<string, { actor: Actor; at: number; generation: number; expiresAt: number }>();
+    return async (token: string | undefined): Promise<Actor | null> => {
+        if (!token) return null;
+        const hit = known.get(token);
+        const now = performance.now();
+        if (
+            hit &&
+            hit.generation === app.writes.generation &&
+            now - hit.at < rememberMs &&
+            Date.now() < hit.expiresAt
+        ) {
+            return hit.actor;
+        }
+        const generation = app.writes.generation;
+        const actor = await actorFromToken(app, token);
+        if (known.size >= 10_000) known.clear();
+        // Verified just now, so its expiry can be read without verifying again.
+        if (actor) known.set(token, { actor, at: now, generation, expiresAt: (decodeJwt(token).exp ?? 0) * 1000 });
+        else known.delete(token);
+        return actor;
+    };
 }
 
 export async function requireSuperAdmin(req: FastifyRequest): Promise<void> {

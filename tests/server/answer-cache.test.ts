@@ -1,8 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { monitors } from '../../server/db/schema';
+import { monitors, users } from '../../server/db/schema';
+import { login, seedUser } from './helpers';
 import { createWorld, type World } from './config-fixtures';
 
-/** The dashboard lists answered from memory: never another company's answer, never older than a write or its TTL. */
+/**
+ * The dashboard lists and the user behind a token, kept in memory: never another company's answer, never older than
+ * a write through the API or the time to live.
+ */
 const TTL_MS = 400;
 let w: World;
 
@@ -69,4 +73,27 @@ it('does not keep an error, nor answer a caller without a session', async () => 
     expect(anonymous.statusCode).toBe(401);
     const bad = await w.call('GET', '/api/audit/latest?filter={"monitor_id":"x"}', w.admin.access);
     expect(bad.statusCode).toBe(400);
+});
+
+it('ends a session at once when the user is disabled through the API, though the user was remembered', async () => {
+    const id = await seedUser(w.t.app, { username: 'gina', companyId: w.acme });
+    const session = await login(w.t.app, 'gina');
+    expect((await w.call('GET', '/api/monitors/failed', session.access)).statusCode).toBe(200);
+    const body = { username: 'gina', is_active: false, is_admin: false, is_super_admin: false, company_id: w.acme };
+    expect((await w.call('PUT', `/api/users/${id}`, w.root.access, body)).statusCode).toBe(200);
+    expect((await w.call('GET', '/api/monitors/failed', session.access)).statusCode).toBe(401);
+});
+
+it('ends a session within the time to live when the user is disabled outside the API', async () => {
+    const id = await seedUser(w.t.app, { username: 'hal', companyId: w.acme });
+    const session = await login(w.t.app, 'hal');
+    expect((await w.call('GET', '/api/users/me', session.access)).statusCode).toBe(200);
+    await w.t.app.ctx.db.update(users).set({ isActive: false }).where(eq(users.id, id));
+    const since = performance.now();
+    let status = 200;
+    while (status === 200 && performance.now() - since < 10 * TTL_MS) {
+        status = (await w.call('GET', '/api/users/me', session.access)).statusCode;
+        if (status === 200) await sleep(50);
+    }
+    expect(status).toBe(401);
 });
