@@ -16,7 +16,7 @@ export const metricsRoutes: FastifyPluginAsyncZod = async (app) => {
         await findServer(app.ctx.db, companyScope(req.actor), req.params.id);
         return reader.read(req.params.id);
     });
-    app.get('/api/servers/storage', async (req) => {
+    app.get('/api/servers/storage', { config: { cacheAnswer: true } }, async (req) => {
         const scope = companyScope(req.actor);
         const visible =
             scope === null

@@ -54,23 +54,27 @@ export const serverRoutes: FastifyPluginAsyncZod = async (app) => {
     const scope = (req: FastifyRequest) => companyScope(req.actor);
     const writer = { onRequest: requireWriter };
 
-    app.get('/api/servers', { schema: { querystring: listQuerySchema } }, async (req, reply) => {
-        const q = toListQuery(req.query);
-        const needle = typeof q.filter.q === 'string' ? q.filter.q.toLowerCase() : null;
-        const wanted = q.filter.configuration_id === undefined ? null : Number(q.filter.configuration_id);
-        const rows = (await listServers(db, scope(req))).filter(
-            (s) =>
-                (!needle || s.name.toLowerCase().includes(needle) || s.address.toLowerCase().includes(needle)) &&
-                (wanted === null || s.configuration_id === wanted)
-        );
-        const page = pageOf(rows, q, 'servers', {
-            id: (s) => s.id,
-            name: (s) => s.name.toLowerCase(),
-            createdAt: (s) => s.createdAt,
-        });
-        if (page.contentRange) reply.header('Content-Range', page.contentRange);
-        return page.rows;
-    });
+    app.get(
+        '/api/servers',
+        { schema: { querystring: listQuerySchema }, config: { cacheAnswer: true } },
+        async (req, reply) => {
+            const q = toListQuery(req.query);
+            const needle = typeof q.filter.q === 'string' ? q.filter.q.toLowerCase() : null;
+            const wanted = q.filter.configuration_id === undefined ? null : Number(q.filter.configuration_id);
+            const rows = (await listServers(db, scope(req))).filter(
+                (s) =>
+                    (!needle || s.name.toLowerCase().includes(needle) || s.address.toLowerCase().includes(needle)) &&
+                    (wanted === null || s.configuration_id === wanted)
+            );
+            const page = pageOf(rows, q, 'servers', {
+                id: (s) => s.id,
+                name: (s) => s.name.toLowerCase(),
+                createdAt: (s) => s.createdAt,
+            });
+            if (page.contentRange) reply.header('Content-Range', page.contentRange);
+            return page.rows;
+        }
+    );
     app.get('/api/servers/:id', { schema: { params: idParams } }, async (req) =>
         getServer(db, scope(req), req.params.id)
     );
