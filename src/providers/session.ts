@@ -100,6 +100,14 @@ export function setUser(user: User | null): void {
 
 // Bumped whenever the session ends, so a user request started for an older session cannot set the user.
 let generation = 0;
+
+// A reload or a navigation away aborts the user request in flight. That failure says nothing about the session,
+// which the next page goes on with, so it must not end it (it did, and a quick reload signed the operator out).
+let leaving = false;
+if (typeof window !== 'undefined') {
+    for (const event of ['beforeunload', 'pagehide']) window.addEventListener(event, () => (leaving = true));
+    window.addEventListener('pageshow', () => (leaving = false));
+}
 let loadingUser: Promise<User> | null = null;
 
 /** Ends the session: removes the stored tokens and forgets the user. */
@@ -200,7 +208,7 @@ export function ensureUser(): Promise<User> {
                 return user;
             })
             .catch((error: unknown) => {
-                if (started === generation) clearSession();
+                if (started === generation && !leaving) clearSession();
                 throw error;
             })
             .finally(() => {

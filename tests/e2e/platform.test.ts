@@ -62,8 +62,34 @@ describe('the console shell in a real browser', () => {
         const id = companies.results.find((c) => c.name === 'Cosmos Validators')?.id;
         await page.goto(`${server.url}/companies/${id}`);
         await page.reload();
-        await page.getByText('Cosmos Validators').first().waitFor();
+        await page
+            .getByText('Cosmos Validators')
+            .first()
+            .waitFor()
+            .catch(async (err: Error) => {
+                // What the page shows instead, to tell a stuck load from a lost session.
+                const shown = (
+                    await page
+                        .locator('body')
+                        .innerText()
+                        .catch(() => '')
+                ).slice(0, 500);
+                throw new Error(`${err.message}\nat ${page.url()}, the page shows: ${shown}`);
+            });
         expect(new URL(page.url()).pathname).toBe(`/companies/${id}`);
+    });
+
+    it('keeps the session when a reload cuts the user request short', async () => {
+        // The user request hangs, so the reload aborts it in flight; that says nothing about the session.
+        await page.route('**/api/users/me', async (route) => {
+            await new Promise((r) => setTimeout(r, 3000));
+            await route.continue().catch(() => undefined);
+        });
+        await page.goto(`${server.url}/companies`);
+        await page.reload({ waitUntil: 'commit' });
+        await page.unroute('**/api/users/me');
+        await page.getByText('Cosmos Validators').first().waitFor();
+        expect(new URL(page.url()).pathname).toBe('/companies');
     });
 
     it('shows a plain user the menu without Users, Company and Tail log, and logs out to /login', async () => {
