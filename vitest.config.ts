@@ -16,9 +16,6 @@ const e2e = {
         testTimeout: 120_000,
         hookTimeout: 180_000,
         fileParallelism: false,
-        // A real browser beside a loaded suite occasionally misses a 30 s wait (seen once in five full runs, never
-        // alone); one retry absorbs that, while a real fault still fails twice.
-        retry: 1,
     },
 };
 
