@@ -1,14 +1,22 @@
 import { fetchNodeExporter, type FilesystemUsage } from '../../clients/node-exporter';
 import type { Check, Verdict } from '../check';
-import { alertSleepFor, errorText, numberSetting, requireService, sleepIntervalFor } from './common';
+import {
+    alertSleepFor,
+    errorText,
+    type HoldState,
+    judgedHold,
+    numberSetting,
+    readFailureVerdict,
+    requireService,
+    sleepIntervalFor,
+} from './common';
 
 /**
  * nodeExporterDiskSpace: use of each real filesystem (pseudo filesystems excluded, bind mounts once) against
  * `threshold` %. Any filesystem at or above it → Error naming it. The exporter failing once → Warning,
- * EXPORTER_FAILURE_LIMIT times in a row → Error (the disk cannot be watched any more).
+ * READ_FAILURE_LIMIT times in a row → Error (the disk cannot be watched any more); while the last reading was
+ * Error (a full disk), a failed scrape keeps it Error: one unreadable poll is not a recovery.
  */
-
-export const EXPORTER_FAILURE_LIMIT = 3;
 
 export interface DiskMeasurement {
     filesystems: Pick<
@@ -17,9 +25,7 @@ export interface DiskMeasurement {
     >[];
 }
 
-export interface DiskMemory {
-    failures: number;
-}
+export type DiskMemory = HoldState;
 
 const pct = (n: number) => `${(Math.floor(n * 10) / 10).toFixed(1)}%`;
 
@@ -54,17 +60,16 @@ export const nodeExporterDiskSpaceCheck: Check<DiskMeasurement, DiskMemory> = {
 
     evaluate(memory, reading, settings) {
         if (!reading.ok) {
-            const failures = (memory?.failures ?? 0) + 1;
-            const verdict: Verdict =
-                failures >= EXPORTER_FAILURE_LIMIT
-                    ? { level: 'error', message: `${reading.error} (${failures} checks in a row failed)` }
-                    : { level: 'warning', message: reading.error };
-            return { memory: { failures }, verdict };
+            const { hold, verdict } = readFailureVerdict(memory, reading.error);
+            return { memory: hold, verdict };
         }
         const threshold = numberSetting('nodeExporterDiskSpace', settings, 'threshold');
         const full = reading.value.filesystems.filter((f) => f.usedPercent >= threshold);
-        if (full.length === 0) return { memory: { failures: 0 }, verdict: { level: 'ok', message: null } };
         const list = full.map((f) => `${f.mountpoint} is ${pct(f.usedPercent)} full`).join(', ');
-        return { memory: { failures: 0 }, verdict: { level: 'error', message: `${list} (threshold ${threshold}%)` } };
+        const verdict: Verdict =
+            full.length === 0
+                ? { level: 'ok', message: null }
+                : { level: 'error', message: `${list} (threshold ${threshold}%)` };
+        return { memory: judgedHold(verdict), verdict };
     },
 };

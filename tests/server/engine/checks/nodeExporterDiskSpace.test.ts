@@ -29,6 +29,8 @@ describe('nodeExporterDiskSpace evaluate', () => {
         ['at the threshold', [fs(['/', 80])], ['error']],
         ['exporter fails once, then recovers', [fail('x'), fs(['/', 10])], ['warning', 'ok']],
         ['exporter unreachable 3 times in a row', [fail('x'), fail('x'), fail('x')], ['warning', 'warning', 'error']],
+        // One unreadable scrape is no recovery: a full disk stays Error, not Warning.
+        ['full, then the exporter fails once', [fs(['/', 95]), fail('x'), fs(['/', 95])], ['error', 'error', 'error']],
     ] as const)('%s', (_name, readings, expected) => {
         expect(levels(...readings).map((v) => v.level)).toEqual(expected);
     });
