@@ -44,7 +44,8 @@ const validatorSchema = z.object({
     validator: z.object({
         operator_address: z.string(),
         consensus_pubkey: z.looseObject({ '@type': z.string(), key: z.string().optional() }),
-        jailed: z.boolean(),
+        // Proto3 JSON may leave out a false boolean.
+        jailed: z.boolean().default(false),
         status: z.string(),
         tokens: z.string().optional(),
         description: z.object({ moniker: z.string().optional() }).optional(),
@@ -59,18 +60,30 @@ const signingInfoSchema = z.object({
     val_signing_info: z.object({
         missed_blocks_counter: wireInt,
         jailed_until: z.string(),
-        tombstoned: z.boolean(),
+        tombstoned: z.boolean().default(false),
         start_height: wireInt.optional(),
         index_offset: wireInt.optional(),
     }),
 });
 
-const latestBlockSchema = z.object({
-    block: z.object({ header: z.object({ height: wireInt, time: z.string(), chain_id: z.string() }) }),
-});
+const headerSchema = z.object({ header: z.object({ height: wireInt, time: z.string(), chain_id: z.string() }) });
+// SDK 0.47+ answers `sdk_block` beside the deprecated `block`; a node may drop the latter.
+const latestBlockSchema = z
+    .object({ block: headerSchema.nullish(), sdk_block: headerSchema.nullish() })
+    .transform((b, ctx) => {
+        const block = b.sdk_block ?? b.block;
+        if (!block) ctx.addIssue({ code: 'custom', message: 'neither sdk_block nor block', path: ['block'] });
+        return block as z.infer<typeof headerSchema>;
+    });
 
-const syncingSchema = z.object({ syncing: z.boolean() });
-const missSchema = z.object({ miss_counter: wireInt });
+const syncingSchema = z.object({ syncing: z.boolean().default(false) });
+// Terra-style modules count missed vote periods; Sei counts misses and abstentions apart, and both are misses.
+const missSchema = z.union([
+    z.object({ miss_counter: wireInt }).transform((m) => m.miss_counter),
+    z
+        .object({ vote_penalty_counter: z.object({ miss_count: wireInt, abstain_count: wireInt.default(0) }) })
+        .transform((m) => m.vote_penalty_counter.miss_count + m.vote_penalty_counter.abstain_count),
+]);
 
 interface GatewayError {
     code: number;
@@ -156,14 +169,14 @@ export function createRestClient(http: HttpClient, baseUrl: string, signal?: Abo
             };
         },
         async latestBlock() {
-            const h = (await get('/cosmos/base/tendermint/v1beta1/blocks/latest', latestBlockSchema)).block.header;
+            const h = (await get('/cosmos/base/tendermint/v1beta1/blocks/latest', latestBlockSchema)).header;
             return { height: h.height, timeMs: parseRfc3339Ms(h.time), chainId: h.chain_id };
         },
         async syncing() {
             return (await get('/cosmos/base/tendermint/v1beta1/syncing', syncingSchema)).syncing;
         },
         async oracleMissCounter(path) {
-            return (await get(path, missSchema)).miss_counter;
+            return await get(path, missSchema);
         },
     };
 }

@@ -1,6 +1,7 @@
 /**
- * Oracle miss-counter paths by chain (protocols.md §4). Every module here answers `{"miss_counter":"<uint64>"}`
- * for the valoper in the path. A monitor's `oracle_path` setting overrides the table.
+ * Oracle miss-counter paths by chain (protocols.md §4). The Terra-style modules answer `{"miss_counter":"<uint64>"}`
+ * for the valoper in the path; Sei answers its vote penalty counter instead (the client reads both). A monitor's
+ * `oracle_path` setting overrides the table.
  */
 const UMEE = '/umee/oracle/v1/validators/{valoper}/miss';
 const TERRA_CLASSIC = '/terra/oracle/v1beta1/validators/{valoper}/miss';
@@ -14,6 +15,8 @@ export const ORACLE_MISS_PATHS: Readonly<Record<string, string>> = {
     terraclassic: TERRA_CLASSIC,
     'terra-classic': TERRA_CLASSIC,
     nibiru: '/nibiru/oracle/v1beta1/validators/{valoper}/miss',
+    symphony: '/symphony/oracle/v1beta1/validators/{valoper}/miss',
+    sei: '/sei-protocol/sei-chain/oracle/validators/{valoper}/vote_penalty_counter',
 };
 
 /** The path template for a chain: the override, the table entry (testnet names share it), or null. */

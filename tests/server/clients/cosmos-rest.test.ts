@@ -29,6 +29,21 @@ beforeAll(async () => {
             ),
             '/cosmos/base/tendermint/v1beta1/syncing': fixture('derived-cosmos-base-tendermint-syncing.json'),
             [`/oracle/validators/${UBIK}/miss`]: fixture('derived-kujira-oracle-miss.json'),
+            '/sdk-block-only/cosmos/base/tendermint/v1beta1/blocks/latest': JSON.stringify({
+                sdk_block: { header: { height: '123', time: '2026-11-21T08:00:00.5Z', chain_id: 'x-1' } },
+                block: null,
+            }),
+            '/terse/cosmos/base/tendermint/v1beta1/syncing': '{}',
+            [`/terse/cosmos/staking/v1beta1/validators/${UBIK}`]: JSON.stringify({
+                validator: {
+                    operator_address: UBIK,
+                    consensus_pubkey: { '@type': '/cosmos.crypto.ed25519.PubKey', key: 'AAAA' },
+                    status: 'BOND_STATUS_BONDED',
+                },
+            }),
+            [`/sei-protocol/sei-chain/oracle/validators/${UBIK}/vote_penalty_counter`]: JSON.stringify({
+                vote_penalty_counter: { miss_count: '7', abstain_count: '3', success_count: '900' },
+            }),
             [`/ojo/oracle/v1/validators/${UBIK}/miss`]: {
                 status: 501,
                 body: fixture('cosmos-rest-error-not-implemented.json'),
@@ -39,6 +54,25 @@ beforeAll(async () => {
 afterAll(() => rest.close());
 
 describe('Cosmos REST client', () => {
+    it('reads the latest block from sdk_block when a node sends no block', async () => {
+        expect(await createRestClient(http, `${rest.url}/sdk-block-only`).latestBlock()).toEqual({
+            height: 123,
+            timeMs: Date.parse('2026-11-21T08:00:00.5Z'),
+            chainId: 'x-1',
+        });
+    });
+
+    it('takes a false boolean that proto3 JSON left out as false', async () => {
+        const client = createRestClient(http, `${rest.url}/terse`);
+        expect(await client.syncing()).toBe(false);
+        expect((await client.validator(UBIK)).jailed).toBe(false);
+    });
+
+    it("counts Sei's misses and abstentions as misses", async () => {
+        const path = `/sei-protocol/sei-chain/oracle/validators/${UBIK}/vote_penalty_counter`;
+        expect(await createRestClient(http, rest.url).oracleMissCounter(path)).toBe(10);
+    });
+
     it('reads a staking validator', async () => {
         const v = await createRestClient(http, rest.url).validator(UBIK);
         expect(v).toMatchObject({
