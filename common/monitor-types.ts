@@ -1,5 +1,6 @@
 import { fromBech32 } from '@cosmjs/encoding';
 import { z } from 'zod';
+import { isValoperPrefix } from './bech32-prefixes';
 
 /**
  * The monitor-type catalogue: one list of wire names, and for each type the settings stored in
@@ -42,6 +43,8 @@ export interface SettingField {
     default?: number | string;
     min?: number;
     max?: number;
+    /** A number setting that may have decimals (a percentage); the others are whole numbers. */
+    decimals?: boolean;
     helperText?: string;
 }
 
@@ -107,7 +110,8 @@ export const MONITOR_SETTINGS: Record<MonitorType, SettingField[]> = {
         ),
     ],
     nodeExporterDiskSpace: [
-        num('threshold', 'Threshold (%)', 80, 1, 100),
+        // 0 is what the original's form starts from (spec §5), so it is accepted; it makes every disk alert.
+        { ...num('threshold', 'Threshold (%)', 80, 0, 100), decimals: true },
         alertSleep(30),
         num('check_interval_seconds', 'Check Interval (seconds)', 60, 5, DAY),
     ],
@@ -133,7 +137,7 @@ export function isValoperAddress(value: string): boolean {
     try {
         // cosmjs 0.39 throws on its default (unbounded) length limit, so a limit must be given.
         const { prefix, data } = fromBech32(value, 256);
-        return prefix.endsWith('valoper') && (data.length === 20 || data.length === 32);
+        return isValoperPrefix(prefix) && (data.length === 20 || data.length === 32);
     } catch {
         return false;
     }
@@ -150,7 +154,8 @@ function isHttpUrl(value: string): boolean {
 
 function fieldSchema(f: SettingField): z.ZodType {
     if (f.kind === 'number') {
-        let n = z.coerce.number({ error: `${f.label} must be a number` }).int(`${f.label} must be a whole number`);
+        let n = z.coerce.number({ error: `${f.label} must be a number` });
+        if (!f.decimals) n = n.int(`${f.label} must be a whole number`);
         if (f.min !== undefined) n = n.min(f.min, `${f.label} must be at least ${f.min}`);
         if (f.max !== undefined) n = n.max(f.max, `${f.label} must be at most ${f.max}`);
         return f.default !== undefined ? n.default(f.default as number) : n;

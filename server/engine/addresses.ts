@@ -1,5 +1,6 @@
 import { ripemd160, sha256 } from '@cosmjs/crypto';
 import { fromBase64, fromBech32, toBech32, toHex } from '@cosmjs/encoding';
+import { accountPrefixOfValoper, isValoperPrefix, valconsPrefixOf } from '../../common/bech32-prefixes';
 
 /**
  * Address conversions (protocols.md §3). The CometBFT address of a consensus key is sha256(key)[0:20] for
@@ -29,7 +30,7 @@ export function decodeValoper(valoper: string): { prefix: string; data: Uint8Arr
             `${valoper} is not a valid bech32 address (${err instanceof Error ? err.message : 'decode error'})`
         );
     }
-    if (!decoded.prefix.endsWith('valoper'))
+    if (!isValoperPrefix(decoded.prefix))
         throw new Error(`${valoper} is not a valoper address (prefix ${decoded.prefix})`);
     return decoded;
 }
@@ -37,13 +38,13 @@ export function decodeValoper(valoper: string): { prefix: string; data: Uint8Arr
 /** `cosmosvaloper1…` → `cosmos1…` (same payload, account prefix). */
 export function valoperToAccount(valoper: string): string {
     const { prefix, data } = decodeValoper(valoper);
-    return toBech32(prefix.slice(0, -'valoper'.length), data, BECH32_LIMIT);
+    return toBech32(accountPrefixOfValoper(prefix), data, BECH32_LIMIT);
 }
 
-/** The chain's account prefix, else the valoper's own prefix minus 'valoper'. */
+/** The chain's account prefix, else the one the valoper's own prefix belongs to. */
 export function accountPrefix(valoper: string, bech32Prefix: string | null): string {
     if (bech32Prefix) return bech32Prefix;
-    return decodeValoper(valoper).prefix.slice(0, -'valoper'.length);
+    return accountPrefixOfValoper(decodeValoper(valoper).prefix);
 }
 
 /** Accepts an Any type URL (`/cosmos.crypto.ed25519.PubKey`) or an amino type (`tendermint/PubKeyEd25519`). */
@@ -73,8 +74,8 @@ export function consensusAddressBytes(pubkey: { type: string; key: string }): Ui
     return ripemd160(sha256(bytes));
 }
 
-/** Consensus key → uppercase hex and `<prefix>valcons` address. */
+/** Consensus key → uppercase hex and `<prefix>valcons` address (or the chain's own consensus prefix). */
 export function consensusAddress(pubkey: { type: string; key: string }, prefix: string): ConsensusAddress {
     const addr = consensusAddressBytes(pubkey);
-    return { hex: toHex(addr).toUpperCase(), valcons: toBech32(`${prefix}valcons`, addr, BECH32_LIMIT) };
+    return { hex: toHex(addr).toUpperCase(), valcons: toBech32(valconsPrefixOf(prefix), addr, BECH32_LIMIT) };
 }

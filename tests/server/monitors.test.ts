@@ -153,6 +153,18 @@ describe('monitor validation', () => {
         expect(res.json().errors[field]).toBe(text);
     });
 
+    it('takes a disk threshold from 0 (where the form starts) to 100, with decimals', async () => {
+        const disk = (threshold: unknown) =>
+            post({ ...base(), type: 'nodeExporterDiskSpace', configuration_object: JSON.stringify({ threshold }) });
+        for (const threshold of [0, 92.5, 100]) {
+            const res = await disk(threshold);
+            expect(res.statusCode).toBe(201);
+            expect(JSON.parse(res.json().configuration_object).threshold).toBe(threshold);
+        }
+        expect((await disk(100.5)).json().errors.threshold).toBe('Threshold (%) must be at most 100');
+        expect((await disk(-1)).json().errors.threshold).toBe('Threshold (%) must be at least 0');
+    });
+
     it('refuses a server of another configuration', async () => {
         const other = await w.configuration(w.admin.access, { name: 'Other' });
         const res = await post({ ...base(), configuration_id: other });

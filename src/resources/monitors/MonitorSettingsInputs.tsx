@@ -26,7 +26,7 @@ export const MonitorSettingsInputs = () => {
                             helperText={field.helperText ?? false}
                             min={field.min}
                             max={field.max}
-                            step={1}
+                            step={field.decimals ? 'any' : 1}
                             fullWidth
                         />
                     ) : (

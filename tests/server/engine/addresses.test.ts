@@ -5,6 +5,8 @@ import {
     valoperToAccount,
 } from '../../../server/engine/addresses';
 import { fixtureJson } from '../check-support';
+import { isValoperAddress } from '../../../common/monitor-types';
+import { toBech32 } from '@cosmjs/encoding';
 
 interface Example {
     consensus_pubkey: { '@type': string; key: string };
@@ -47,5 +49,21 @@ describe('address conversions', () => {
             'is not a valoper address'
         );
         expect(() => valoperToAccount('garbage')).toThrow('is not a valid bech32 address');
+    });
+});
+
+describe('chains with their own operator and consensus prefixes', () => {
+    const payload = Uint8Array.from({ length: 20 }, (_, i) => i + 1);
+    const key = { type: '/cosmos.crypto.ed25519.PubKey', key: 'rblUWQSomA8pUbGVINfs3ZEzL0oWzoG6+KAiutXJvuY=' };
+
+    it.each([
+        ['IRISnet', 'iva', 'iaa', 'ica'],
+        ['Crypto.org', 'crocncl', 'cro', 'crocnclcons'],
+    ])('%s: %s valoper, %s account, %s consensus', (_chain, valoper, account, valcons) => {
+        const address = toBech32(valoper, payload);
+        expect(isValoperAddress(address)).toBe(true);
+        expect(valoperToAccount(address)).toBe(toBech32(account, payload));
+        expect(accountPrefix(address, null)).toBe(account);
+        expect(consensusAddress(key, account).valcons).toMatch(new RegExp(`^${valcons}1`));
     });
 });

@@ -96,7 +96,7 @@ describe('monitor dialog', () => {
         await pick(user, dialog, 'Type', 'Node Exporter Disk Space');
         const threshold = within(dialog).getByLabelText('Threshold (%)');
         expect(threshold).toHaveValue(80);
-        expect(threshold).toHaveAttribute('min', '1');
+        expect(threshold).toHaveAttribute('min', '0');
         expect(threshold).toHaveAttribute('max', '100');
         expect(within(dialog).getByLabelText('Alert Sleep Duration (minutes)')).toHaveValue(30);
         expect(within(dialog).getByLabelText('Check Interval (seconds)')).toHaveValue(60);
