@@ -7,10 +7,10 @@ import { alertSleepFor, errorText, formatDuration, numberSetting, serviceAddress
  * blockCheck: is the node making progress? Reads RPC `/status` (or, without an rpc service, REST blocks/latest
  * and syncing).
  *
- * A poll is a miss when the node cannot be read, when its latest block is stale (older than max(60 s, 6 × the
- * observed block time): a frozen node can still say catching_up=false), or when the height did not advance
- * although more than twice the observed block time passed since it last did (so polling faster than blocks
- * are made is not a miss). `catching_up` is Error by itself.
+ * A poll is a miss when the node cannot be read, or when the height did not advance and either its latest block
+ * is stale (older than max(60 s, 6 × the observed block time): a frozen node can still say catching_up=false) or
+ * more than twice the observed block time passed since it last advanced (so polling faster than blocks are made
+ * is not a miss). `catching_up` is Error by itself.
  *
  *   misses = 0                    → ok
  *   0 < misses < miss_tolerance   → Warning
@@ -62,13 +62,18 @@ function advance(m: BlockMemory, r: BlockMeasurement, nowMs: number): BlockMemor
     return { ...m, height: r.height, blockTimeMs: r.blockTimeMs, advancedAtMs: nowMs, avgBlockMs: avg };
 }
 
-/** Why this reading is a miss, or null. `m` is the memory before the reading. */
+/**
+ * Why this reading is a miss, or null. `m` is the memory before the reading. A stale block time alone is no miss
+ * while the height advances (a node replaying old blocks is making progress, and the first reading has nothing to
+ * compare with); with the height standing still it names the problem best.
+ */
 function missReason(m: BlockMemory, r: BlockMeasurement, nowMs: number): string | null {
-    const limit = staleLimitMs(m.avgBlockMs);
-    if (r.blockTimeMs !== null && nowMs - r.blockTimeMs > limit) {
-        return `Latest block ${r.height} is ${formatDuration(nowMs - r.blockTimeMs)} old (limit ${formatDuration(limit)})`;
-    }
     const advanced = m.height === null || r.height > m.height;
+    const limit = staleLimitMs(m.avgBlockMs);
+    const stale = r.blockTimeMs !== null && nowMs - r.blockTimeMs > limit;
+    if (stale && !advanced) {
+        return `Latest block ${r.height} is ${formatDuration(nowMs - (r.blockTimeMs ?? 0))} old (limit ${formatDuration(limit)})`;
+    }
     const grace = progressGraceMs(m.avgBlockMs);
     if (!advanced && m.advancedAtMs !== null && nowMs - m.advancedAtMs > grace) {
         return `Height ${r.height} has not advanced for ${formatDuration(nowMs - m.advancedAtMs)}`;

@@ -34,10 +34,17 @@ describe('blockCheck evaluate', () => {
         expect(out[5]?.message).toBe('Height 102 has not advanced for 40 s (3 polls without progress; tolerance 3)');
     });
 
-    it('a stale latest_block_time is a miss even when catching_up is false', () => {
-        const out = levels([block(100, at(0) - 10 * 60_000)]);
-        expect(out[0]?.level).toBe('warning');
-        expect(out[0]?.message).toContain('Latest block 100 is 10 min old (limit 60 s)');
+    it('a frozen node with a stale latest_block_time is a miss from its second poll, though catching_up is false', () => {
+        const frozen = block(100, at(0) - 10 * 60_000);
+        const out = levels([frozen, frozen]);
+        expect(out.map((v) => v.level)).toEqual(['ok', 'warning']);
+        expect(out[1]?.message).toContain('Latest block 100 is 10 min old (limit 60 s)');
+    });
+
+    it('old block times are no miss while the height advances (a node replaying old blocks makes progress)', () => {
+        const old = T0 - 400 * 24 * 3600_000;
+        const out = levels([block(100, old), block(102, old + 10_000), block(104, old + 20_000)]);
+        expect(out.map((v) => v.level)).toEqual(['ok', 'ok', 'ok']);
     });
 
     it('catching_up is an error by itself', () => {
