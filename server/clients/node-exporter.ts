@@ -59,7 +59,7 @@ export interface MemoryUsage {
 const PSEUDO_FSTYPES = new Set(
     (
         'tmpfs ramfs devtmpfs overlay squashfs nsfs autofs binfmt_misc bpf cgroup cgroup2 configfs debugfs devpts ' +
-        'fusectl hugetlbfs iso9660 mqueue proc procfs pstore rpc_pipefs securityfs selinuxfs erofs sysfs tracefs'
+        'fusectl hugetlbfs iso9660 mqueue proc procfs pstore rpc_pipefs securityfs selinuxfs erofs sysfs tracefs rootfs'
     ).split(' ')
 );
 /** node_exporter's default mount point exclusion. */

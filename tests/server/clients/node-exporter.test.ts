@@ -56,6 +56,13 @@ describe('node_exporter parsing', () => {
         ).toEqual([]);
     });
 
+    it('leaves out the initramfs rootfs that shadows / on some hosts', () => {
+        const text =
+            series('device="rootfs",fstype="rootfs",mountpoint="/"', 100, 10) +
+            series('device="/dev/sda1",fstype="ext4",mountpoint="/"', 100, 10);
+        expect(filesystemUsage(parsePrometheusText(text)).map((f) => f.device)).toEqual(['/dev/sda1']);
+    });
+
     it('counts a bind-mounted device once, under its shortest mount point', () => {
         const text =
             series('device="/dev/sda1",fstype="ext4",mountpoint="/"', 100, 10) +
