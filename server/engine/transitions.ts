@@ -8,7 +8,7 @@ import type { Verdict } from './check';
  *   Normal    ok        → Normal    —
  *   Normal    warning   → Pending   —            (warnings are shown, never sent)
  *   Normal    error     → Alerting  alert        (→ Flapping with a flapping message instead, when this is the
- *                                                  second time it entered Error within the hour)
+ *                                                  second time it entered Error within 15 min)
  *   Pending   ok        → Normal    —
  *   Pending   warning   → Pending   —
  *   Pending   error     → Alerting  alert        (or → Flapping, as from Normal)
@@ -33,7 +33,7 @@ export interface AlertState {
     lastNotifiedAt: number | null;
     /** Identifies the incident in every message about it, so a duplicate delivery is recognisable. */
     incidentId: string | null;
-    /** When it entered Error within the last hour, for flap detection (absent in states saved before it). */
+    /** When it entered Error within the flap window, for flap detection (absent in states saved before it). */
     openedAt?: number[];
     /** When the verdict last crossed between Error and not Error. */
     changedAt?: number | null;
@@ -82,9 +82,12 @@ export const INITIAL_ALERT_STATE: AlertState = {
     incidentId: null,
 };
 
-const FLAP_WINDOW_MS = 60 * 60_000;
-/** Entering Error this many times within the window is flapping: the second time already, so that a target
- * going up and down on every check sends no more than three messages an hour. */
+/**
+ * Entering Error FLAP_OPENINGS times within the window is flapping: the second time already, so that a target
+ * going up and down on every check sends no more than three messages an hour. The window is short so that two
+ * separate outages of a working node each get their own alert.
+ */
+const FLAP_WINDOW_MS = 15 * 60_000;
 const FLAP_OPENINGS = 2;
 /** Flapping ends once the verdict has not crossed between Error and not Error for this long. */
 export const FLAP_STABLE_MS = 15 * 60_000;
@@ -110,7 +113,7 @@ export function transition(
         if (failing) {
             const incidentId = newIncidentId();
             if (openedAt.length >= FLAP_OPENINGS) {
-                const message = `Entered Error ${openedAt.length} times within the last hour, now: ${verdict.message ?? 'no message'}. Further changes are held back until it is stable for ${formatDuration(FLAP_STABLE_MS)}.`;
+                const message = `Entered Error ${openedAt.length} times within ${formatDuration(FLAP_WINDOW_MS)}, now: ${verdict.message ?? 'no message'}. Further changes are held back until it is stable for ${formatDuration(FLAP_STABLE_MS)}.`;
                 return {
                     state: {
                         status: 'flapping',
@@ -121,7 +124,7 @@ export function transition(
                         ...history,
                     },
                     notification: { kind: 'flapping', incidentId, since: nowMs, message, flapping: true },
-                    change: `Flapping: entered Error ${openedAt.length} times within 1 h: ${verdict.message ?? 'no message'}`,
+                    change: `Flapping: entered Error ${openedAt.length} times within ${formatDuration(FLAP_WINDOW_MS)}: ${verdict.message ?? 'no message'}`,
                 };
             }
             return {
@@ -217,7 +220,7 @@ function flappingStep(
                   kind: 'reminder',
                   incidentId,
                   since,
-                  message: `Still flapping: entered Error ${history.openedAt.length} times within the last hour, now ${failing ? message : 'healthy'}`,
+                  message: `Still flapping: entered Error ${history.openedAt.length} times within ${formatDuration(FLAP_WINDOW_MS)}, now ${failing ? message : 'healthy'}`,
                   flapping: true,
               }
             : null,

@@ -38,7 +38,7 @@ it('tells the operator the monitor is flapping, then that it stopped, HTML-escap
             'Configuration: Osmosis &amp; co (osmosis)',
             'Server: sentry-1',
             'Monitor: Sentry &lt;1&gt; height (blockCheck)',
-            'Problem: Entered Error 2 times within the last hour, now: Node halted at height 10. Further changes are held back until it is stable for 15 min.',
+            'Problem: Entered Error 2 times within 15 min, now: Node halted at height 10. Further changes are held back until it is stable for 15 min.',
             'Since: 2026-11-21 08:02:00 UTC',
             '<i>Incident a1b2c3d4</i>',
         ].join('\n')
