@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context';
 import { monitorStates } from '../db/schema';
@@ -53,6 +54,8 @@ export class Engine {
         private readonly opts: EngineOptions = {}
     ) {
         this.scheduler = new Scheduler((id) => this.runOnce(id), opts.concurrency ?? 256);
+        // Every check in flight listens for the engine's stop; hundreds at once are expected, not a leak.
+        setMaxListeners(0, this.controller.signal);
         this.writer = new ResultWriter(ctx.db, log);
     }
 
