@@ -3,7 +3,8 @@ import { companyScope } from './auth/actor';
 
 /** Past its freshness, an answer may still be served this many times as long while one caller rebuilds it. */
 const STALE_FACTOR = 4;
-const MAX_ENTRIES = 2000;
+/** Bounds the memory a caller can make it hold with distinct query strings. */
+const MAX_BYTES = 64 * 1024 * 1024;
 
 interface Entry {
     /** Encoded once: a list of a few hundred kB costs more to turn into bytes than to send. */
@@ -38,12 +39,29 @@ export function registerAnswerCache(app: FastifyInstance, freshMs: number): void
     if (freshMs <= 0) return;
     const staleMs = freshMs * STALE_FACTOR;
     const entries = new Map<string, Entry>();
+    let bytes = 0;
+    let generation = app.writes.generation;
+    const drop = (key: string) => {
+        const e = entries.get(key);
+        if (e) bytes -= e.payload.length;
+        entries.delete(key);
+    };
+    /** Frees what can no longer be served: entries past the stale window. */
+    const sweep = (now: number) => {
+        for (const [key, e] of entries) if (now - e.storedAt >= staleMs) drop(key);
+    };
 
     const keyOf = (req: FastifyRequest) =>
         `${companyScope(req.actor)}|${req.actor.isAdmin}|${req.actor.isSuperAdmin}|${req.url}`;
 
     app.addHook('preHandler', async (req, reply) => {
         if (!req.routeOptions.config.cacheAnswer || req.method !== 'GET' || !req.actor) return;
+        if (generation !== app.writes.generation) {
+            // Nothing built before a write is served after it.
+            generation = app.writes.generation;
+            entries.clear();
+            bytes = 0;
+        }
         const key = keyOf(req);
         const entry = entries.get(key);
         const now = performance.now();
@@ -62,18 +80,22 @@ export function registerAnswerCache(app: FastifyInstance, freshMs: number): void
         const fill = req.answerCache;
         if (!fill || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
         // An answer built across a write may predate it: it is not kept.
+        drop(fill.key);
         if (fill.generation === app.writes.generation) {
-            if (entries.size >= MAX_ENTRIES && !entries.has(fill.key)) entries.clear();
-            const contentRange = reply.getHeader('Content-Range');
-            entries.set(fill.key, {
-                payload: Buffer.from(payload),
-                contentRange: typeof contentRange === 'string' ? contentRange : undefined,
-                storedAt: performance.now(),
-                generation: fill.generation,
-                refreshing: false,
-            });
-        } else {
-            entries.delete(fill.key);
+            const now = performance.now();
+            const encoded = Buffer.from(payload);
+            if (bytes + encoded.length > MAX_BYTES) sweep(now);
+            if (bytes + encoded.length <= MAX_BYTES) {
+                const contentRange = reply.getHeader('Content-Range');
+                entries.set(fill.key, {
+                    payload: encoded,
+                    contentRange: typeof contentRange === 'string' ? contentRange : undefined,
+                    storedAt: now,
+                    generation: fill.generation,
+                    refreshing: false,
+                });
+                bytes += encoded.length;
+            }
         }
         return payload;
     });

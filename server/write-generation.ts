@@ -12,8 +12,9 @@ export function registerWriteGeneration(app: FastifyInstance): void {
     const writes = { generation: 0 };
     app.decorate('writes', writes);
     app.addHook('onSend', async (req, _reply, payload) => {
-        if (req.method !== 'GET' && req.method !== 'HEAD' && req.url.startsWith('/api/') && req.actor)
-            writes.generation++;
+        // The guard sets the actor on API routes only, whatever spelling of the path the router decoded
+        // (`/%61pi/…` reaches them too), so the actor, not the raw URL, tells an API write.
+        if (req.method !== 'GET' && req.method !== 'HEAD' && req.actor) writes.generation++;
         return payload;
     });
 }

@@ -97,3 +97,19 @@ it('ends a session within the time to live when the user is disabled outside the
     }
     expect(status).toBe(401);
 });
+
+it('counts a write sent to a percent-escaped API path as a write too', async () => {
+    const id = await seedUser(w.t.app, { username: 'ivy', companyId: w.acme });
+    const session = await login(w.t.app, 'ivy');
+    expect((await w.call('GET', '/api/configurations', session.access)).statusCode).toBe(200);
+    const body = { username: 'ivy', is_active: false, is_admin: false, is_super_admin: false, company_id: w.acme };
+    expect((await w.call('PUT', `/%61pi/users/${id}`, w.root.access, body)).statusCode).toBe(200);
+    expect((await w.call('GET', '/api/configurations', session.access)).statusCode).toBe(401);
+    await w.configuration(w.admin.access, { name: 'Escaped' });
+    const created = await w.call('POST', '/%61pi/configurations', w.admin.access, {
+        name: 'Via escape',
+        chain: 'cosmoshub',
+    });
+    expect(created.statusCode).toBe(201);
+    expect(await names('/api/configurations', w.admin.access)).toContain('Via escape');
+});
