@@ -3,7 +3,7 @@ import type { ReadResult, Verdict } from './check';
 import type { BlockMeasurement } from './checks/blockCheck';
 import type { MonitorTarget } from './targets';
 import type { AlertState, ChainIncident, Notification, Transition } from './transitions';
-import { formatDuration } from './transitions';
+import { formatDuration, INITIAL_ALERT_STATE } from './transitions';
 
 /** A node counts towards its chain's picture while it answered within this time. */
 const NODE_FRESH_MS = 5 * 60_000;
@@ -102,8 +102,10 @@ export class ChainHalts {
         const erring = alerting && verdict.level === 'error';
         const configId = target.configuration.id;
 
-        if (erring && halt !== null && height !== null && height >= halt.height - 1) {
-            const known = this.incidentOf(configId, prev.chain);
+        // A node whose own incident was already announced keeps it, recovery included: joining would swallow that.
+        const ownIncident = !prev.chain && prev.status !== 'normal' && prev.status !== 'pending';
+        if (erring && !ownIncident && halt !== null && height !== null && height >= halt.height - 1) {
+            const known = this.incidentOf(configId, prev.chain, halt.height);
             const incident = known ?? { id: randomUUID(), height: halt.height, since: halt.since, reporter: target.id };
             this.open.set(configId, incident);
             const notification: Notification | null = !known
@@ -128,12 +130,14 @@ export class ChainHalts {
 
         // The node is past the halt height: the first member of the configuration to get there ends the incident.
         // Its own alert state may stay open a while (miss tolerance); it stays a member until that closes silently.
-        const stay = alerting ? member : undefined;
+        // A member that is not alerting any more leaves with a fresh state: what it would still send (a recovery, the
+        // end of a flapping episode) belongs to an incident that was never announced on its own.
+        const left = alerting ? { ...next.state, chain: member } : settled(next.state, verdict);
         if (height !== null && height > member.height && !this.ended.has(member.id)) {
             this.end(configId, member.id, nowMs);
             return {
                 ...next,
-                state: { ...next.state, chain: stay, chainEnded: { id: member.id, at: nowMs } },
+                state: { ...left, chainEnded: { id: member.id, at: nowMs } },
                 notification: resumed(member, nowMs, `Blocks resume after height ${member.height}`),
                 change: next.change,
             };
@@ -149,7 +153,7 @@ export class ChainHalts {
                 this.end(configId, member.id, nowMs);
                 return {
                     ...next,
-                    state: { ...next.state, chain: stay, chainEnded: { id: member.id, at: nowMs } },
+                    state: { ...left, chainEnded: { id: member.id, at: nowMs } },
                     notification: resumed(
                         member,
                         nowMs,
@@ -160,9 +164,12 @@ export class ChainHalts {
             }
         }
         if (endedAt !== undefined) {
-            if (!alerting) return { ...next, state: { ...next.state, chain: undefined }, notification: null };
+            if (!alerting) return { ...next, state: left, notification: null };
             const since = this.resumeSeen.get(member.id) ?? endedAt;
-            if (erring && nowMs - since >= RESUME_GRACE_MS) {
+            // Only a node still at (or below) the halt height, or unreadable, failed to follow; one past it is
+            // working off the misses of the halt (its miss tolerance period) and recovers on its own.
+            const stuck = height === null || height <= member.height;
+            if (erring && stuck && nowMs - since >= RESUME_GRACE_MS) {
                 const incidentId = next.state.incidentId ?? member.id;
                 return {
                     ...next,
@@ -189,12 +196,20 @@ export class ChainHalts {
         this.chains.set(chain, view);
     }
 
-    /** The configuration's open incident, also when only a member's saved state still knows it (after a restart). */
-    private incidentOf(configId: number, member: ChainIncident | undefined): ChainIncident | undefined {
+    /**
+     * The configuration's open incident for a halt at `haltHeight`, also when only a member's saved state still knows
+     * it (after a restart). One left open at a lower height (its members were deleted before blocks resumed) is over.
+     */
+    private incidentOf(
+        configId: number,
+        member: ChainIncident | undefined,
+        haltHeight: number
+    ): ChainIncident | undefined {
+        const current = (i: ChainIncident | undefined) => i && !this.ended.has(i.id) && i.height >= haltHeight - 1;
         const open = this.open.get(configId);
-        if (open) return open;
-        if (member && !this.ended.has(member.id)) return member;
-        return undefined;
+        if (current(open)) return open;
+        if (open) this.open.delete(configId);
+        return current(member) ? member : undefined;
     }
 
     private end(configId: number, id: string, nowMs: number): void {
@@ -205,6 +220,14 @@ export class ChainHalts {
         for (const [old, at] of this.resumeSeen) if (nowMs - at > FORGET_MS) this.resumeSeen.delete(old);
     }
 }
+
+/** A fresh alert state that keeps the flap history. */
+const settled = (state: AlertState, verdict: Verdict): AlertState => ({
+    ...INITIAL_ALERT_STATE,
+    status: verdict.level === 'warning' ? 'pending' : 'normal',
+    openedAt: state.openedAt,
+    changedAt: state.changedAt,
+});
 
 const held = (change: string | null) => (change ? `${change} (held back: the chain is stalled)` : null);
 

@@ -33,11 +33,18 @@ interface WorldOptions {
     blockMs?: number;
     /** Checks of the nodes spread evenly over a step, as the scheduler's jitter spreads them, instead of at once. */
     staggered?: boolean;
+    missTolerancePeriodSeconds?: number;
 }
 
 function world(
     serverIds: number[],
-    { configurationOf = () => 1, stepMs = 10_000, blockMs = 5000, staggered = false }: WorldOptions = {}
+    {
+        configurationOf = () => 1,
+        stepMs = 10_000,
+        blockMs = 5000,
+        staggered = false,
+        missTolerancePeriodSeconds = settings.miss_tolerance_period_seconds,
+    }: WorldOptions = {}
 ) {
     let halts = new ChainHalts();
     const start = Date.UTC(2026, 10, 21, 8, 0, 0);
@@ -47,7 +54,11 @@ function world(
             id: 100 + server,
             name: `height ${server}`,
             type: 'blockCheck',
-            settings: { ...settings, sleep_duration_seconds: stepMs / 1000 },
+            settings: {
+                ...settings,
+                sleep_duration_seconds: stepMs / 1000,
+                miss_tolerance_period_seconds: missTolerancePeriodSeconds,
+            },
             key: String(server),
             configuration: { id: configurationOf(server), name: 'Hub', chain: 'cosmoshub', companyId: 1 },
             server: { id: server, name: `node-${server}`, address: '10.0.0.1' },
@@ -91,6 +102,14 @@ function world(
                 node.alert = next.state;
                 node.memory = judged.memory;
             });
+        },
+        /** Every monitor deleted and created anew (new ids, nothing remembered), on the same servers. */
+        recreate() {
+            for (const node of nodes) {
+                node.target = { ...node.target, id: node.target.id + 1000 };
+                node.alert = INITIAL_ALERT_STATE;
+                node.memory = undefined;
+            }
         },
         /** A restart: what was saved survives, the rest of memory is gone. */
         restart() {
@@ -238,4 +257,34 @@ it('does not take one node that stopped at the newest height for a halt while th
     const out = halts.adjust(target(3), at(101), error, 2000, INITIAL_ALERT_STATE, alert, 61_000);
     expect(out.notification).toMatchObject({ kind: 'alert', incidentId: 'own' });
     expect(halts.haltOf('cosmoshub', 61_000, 2000)).toBeNull();
+});
+
+it('sends no "did not follow" alert for nodes that are past the halt but still within their miss tolerance period', () => {
+    const w = world([1, 2, 3], { missTolerancePeriodSeconds: 600 });
+    w.steps(6, moving);
+    w.steps(60, haltedAt(12));
+    w.steps(120, moving);
+    expect(kinds(w.sent)).toEqual(['chain-stalled', 'chain-resumed']);
+    expect(w.nodes.map((x) => x.alert.status)).toEqual(['normal', 'normal', 'normal']);
+});
+
+it('lets a node that had already alerted on its own send its recovery, though it stood at the halt height', () => {
+    const w = world([1, 2, 3]);
+    w.steps(6, moving);
+    w.steps(6, (i, chain) => (i === 2 ? null : chain)); // node 3 unreachable: its own ALERT
+    w.steps(30, (_i, chain) => Math.min(chain, 26)); // the chain halts at 26; node 3 answers again, at 26
+    w.steps(20, moving);
+    expect(kinds(w.sent)).toEqual(['alert', 'chain-stalled', 'chain-resumed', 'recovery']);
+    expect(w.sent[3]?.monitor).toBe(103);
+});
+
+it('opens a new incident for a later halt after the monitors were recreated during the first', () => {
+    const w = world([1, 2, 3]);
+    w.steps(6, moving);
+    w.steps(30, haltedAt(12));
+    w.recreate();
+    w.steps(20, moving);
+    w.steps(30, haltedAt(120));
+    expect(kinds(w.sent)).toEqual(['chain-stalled', 'chain-stalled']);
+    expect(w.sent[1]?.message).toMatch(/^No new block after height 120 /);
 });
