@@ -105,8 +105,14 @@ let generation = 0;
 // which the next page goes on with, so it must not end it (it did, and a quick reload signed the operator out).
 let leaving = false;
 if (typeof window !== 'undefined') {
-    for (const event of ['beforeunload', 'pagehide']) window.addEventListener(event, () => (leaving = true));
+    window.addEventListener('pagehide', () => (leaving = true));
     window.addEventListener('pageshow', () => (leaving = false));
+    // beforeunload comes first but a navigation may still not happen (stopped, a download): a page still here a
+    // few seconds later is not leaving.
+    window.addEventListener('beforeunload', () => {
+        leaving = true;
+        setTimeout(() => (leaving = false), 3000);
+    });
 }
 let loadingUser: Promise<User> | null = null;
 

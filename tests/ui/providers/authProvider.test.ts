@@ -108,6 +108,23 @@ describe('session', () => {
         expect(getUser()).toBeNull();
     });
 
+    it('keeps the session when the user request fails as the page is left, and ends it once the page stays', async () => {
+        storeSession();
+        stubApi({ 'GET /api/users/me': { status: 500, body: { message: 'aborted' } } });
+        vi.useFakeTimers({ toFake: ['setTimeout'] });
+        try {
+            window.dispatchEvent(new Event('beforeunload'));
+            await expect(authProvider.checkAuth({})).rejects.toBeDefined();
+            expect(localStorage.getItem(SESSION_KEY)).not.toBeNull();
+            // The navigation did not happen (stopped, a download): a failure now ends the session as usual.
+            vi.advanceTimersByTime(3000);
+        } finally {
+            vi.useRealTimers();
+        }
+        await expect(authProvider.checkAuth({})).rejects.toBeDefined();
+        expect(localStorage.getItem(SESSION_KEY)).toBeNull();
+    });
+
     it('rejects checkAuth without a session and without calling the API', async () => {
         const { calls } = stubApi({});
         await expect(authProvider.checkAuth({})).rejects.toBeDefined();
