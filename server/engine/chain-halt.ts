@@ -96,7 +96,6 @@ export class ChainHalts {
         const chain = target.configuration.chain;
         const height = reading.ok ? (reading.value as BlockMeasurement).height : null;
         if (height !== null && target.server) this.observe(chain, target.server.id, height, nowMs);
-        const halt = this.haltOf(chain, nowMs, graceMs);
         const alerting =
             next.state.status === 'alerting' || (next.state.status === 'flapping' && next.state.failing === true);
         const erring = alerting && verdict.level === 'error';
@@ -104,7 +103,9 @@ export class ChainHalts {
 
         // A node whose own incident was already announced keeps it, recovery included: joining would swallow that.
         const ownIncident = !prev.chain && prev.status !== 'normal' && prev.status !== 'pending';
-        if (erring && !ownIncident && halt !== null && height !== null && height >= halt.height - 1) {
+        // Asked only of a node in Error: the scan over the chain's nodes stays off the path of healthy checks.
+        const halt = erring && !ownIncident && height !== null ? this.haltOf(chain, nowMs, graceMs) : null;
+        if (halt !== null && height !== null && height >= halt.height - 1) {
             const known = this.incidentOf(configId, prev.chain, halt.height);
             const incident = known ?? { id: randomUUID(), height: halt.height, since: halt.since, reporter: target.id };
             this.open.set(configId, incident);
