@@ -29,6 +29,8 @@ export interface AppConfig {
     loginRateLimitPerMinute: number;
     /** How long the dashboard lists are answered from memory (0 turns that off); any API write drops them. */
     answerCacheMs: number;
+    /** Bearer token that opens GET /metrics to Prometheus; null leaves the page out. */
+    metricsToken: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -79,6 +81,13 @@ function loadSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
     return secret;
 }
 
+function metricsToken(env: NodeJS.ProcessEnv): string | null {
+    const raw = env.METRICS_TOKEN;
+    if (!raw) return null;
+    if (raw.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters long');
+    return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     const dataDir = resolve(env.DATA_DIR || './data');
     const logLevel = (env.LOG_LEVEL || 'info') as AppConfig['logLevel'];
@@ -103,5 +112,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 600, 5, 86_400),
         loginRateLimitPerMinute: int(env, 'LOGIN_RATE_LIMIT_PER_MINUTE', 20, 1, 100_000),
         answerCacheMs: int(env, 'ANSWER_CACHE_MS', 1000, 0, 60_000),
+        metricsToken: metricsToken(env),
     };
 }

@@ -27,6 +27,15 @@ export interface EngineOptions {
 }
 
 const MAX_TIMEOUT_MS = 15_000;
+
+/** The latest check of a monitor, kept in memory for the Prometheus page (times in ms since epoch). */
+export interface Observation {
+    checkedAt: number;
+    /** The last check whose verdict was not Error; null until one was. */
+    succeededAt: number | null;
+    durationMs: number;
+    level: 'ok' | 'warning' | 'error';
+}
 const CHANGE_EVENTS = /^(CONFIGURATION|SERVER|SERVICE|MONITOR)_/;
 
 /**
@@ -45,6 +54,7 @@ export class Engine {
     private readonly controller = new AbortController();
     readonly disks = new DiskIndex();
     private readonly chainHalts = new ChainHalts();
+    private readonly observed = new Map<number, Observation>();
     private started = false;
     private fingerprint = '';
 
@@ -65,7 +75,24 @@ export class Engine {
     }
 
     get stats() {
-        return { scheduler: this.scheduler.stats, writer: this.writer.stats, monitors: this.scheduler.size };
+        return {
+            scheduler: this.scheduler.stats,
+            writer: this.writer.stats,
+            monitors: this.scheduler.size,
+            inFlight: this.scheduler.running,
+        };
+    }
+
+    /** Each scheduled monitor with its latest check (undefined before the first) and whether an incident is open. */
+    *monitors(): Generator<{ target: MonitorTarget; observation: Observation | undefined; alerting: boolean }> {
+        for (const [id, target] of this.targets) {
+            const status = this.states.get(id)?.alert.status;
+            yield {
+                target,
+                observation: this.observed.get(id),
+                alerting: status === 'alerting' || status === 'flapping',
+            };
+        }
     }
 
     async start(): Promise<void> {
@@ -143,6 +170,7 @@ export class Engine {
                     if (!seen.has(id)) {
                         this.scheduler.remove(id);
                         this.targets.delete(id);
+                        this.observed.delete(id);
                         this.writer.forget(id);
                     }
                 }
@@ -169,8 +197,10 @@ export class Engine {
         const check = CHECKS[target.type];
         const intervalMs = check.intervalSeconds(target.settings) * 1000;
         const timeoutMs = Math.max(2000, Math.min(MAX_TIMEOUT_MS, intervalMs));
+        const startedAt = performance.now();
         const reading = await this.read(target, timeoutMs);
         if (this.controller.signal.aborted) return;
+        const durationMs = performance.now() - startedAt;
         const now = Date.now();
         if (target.type === 'nodeExporterDiskSpace' && reading.ok && target.server) {
             this.disks.record(target.server.id, reading.value as DiskMeasurement, new Date(now));
@@ -196,6 +226,9 @@ export class Engine {
         }
         const state: PersistedState = { alert: next.state, memory: judged.memory };
         this.states.set(id, state);
+        const failed = judged.verdict.level === 'error';
+        const succeededAt = failed ? (this.observed.get(id)?.succeededAt ?? null) : now;
+        this.observed.set(id, { checkedAt: now, succeededAt, durationMs, level: judged.verdict.level });
         const record: CheckRecord = {
             target,
             status: judged.verdict.level !== 'error',

@@ -44,6 +44,11 @@ export class Scheduler {
         return this.entries.size;
     }
 
+    /** Jobs running right now. */
+    get running(): number {
+        return this.inFlight;
+    }
+
     /** Adds a job, or changes its interval; the first run comes after a random share of `firstDelayMaxMs`. */
     upsert(id: number, intervalMs: number, firstDelayMaxMs = intervalMs): void {
         const existing = this.entries.get(id);

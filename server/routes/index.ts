@@ -9,6 +9,7 @@ import { logRoutes } from './logs';
 import { metricsRoutes } from './metrics';
 import { monitorRoutes } from './monitors';
 import { notificationChannelRoutes } from './notification-channels';
+import { prometheusRoutes } from './prometheus';
 import { serverRoutes } from './servers';
 import { serviceRoutes } from './services';
 import { userRoutes } from './users';
@@ -28,4 +29,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
     await app.register(metricsRoutes);
     await app.register(auditRoutes);
     await app.register(logRoutes);
+    await app.register(prometheusRoutes);
 }

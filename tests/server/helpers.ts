@@ -39,6 +39,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
         socketUrl: null,
         accessTokenTtlSeconds: 600,
         loginRateLimitPerMinute: 1000,
+        metricsToken: null,
         answerCacheMs: 1000, // as in production; a test that writes behind the API and reads at once turns it off
         ...overrides,
     };

@@ -1,0 +1,174 @@
+import { sql } from 'drizzle-orm';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import type { AppContext } from '../context';
+import { companies, notificationChannels, outbox } from '../db/schema';
+
+const MONITOR_LABELS = ['company', 'configuration', 'chain', 'server', 'monitor', 'monitor_id', 'type'] as const;
+const LEVEL_VALUE = { ok: 0, warning: 1, error: 2 } as const;
+
+/**
+ * The Prometheus page: one registry per app (tests build several apps in one process), filled at scrape time from
+ * the engine's memory and two small queries, so nothing is spent between scrapes. prom-client collects metrics in
+ * parallel, so everything is read first and the series are set before rendering.
+ * Per-monitor series exist only where this process runs the engine.
+ */
+export function createPrometheus(ctx: AppContext): { render(): Promise<string>; contentType: string } {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+    // prom-client names these gauges `_total`, which Prometheus reserves for counters (promtool refuses them).
+    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
+        registry.removeSingleMetric(name);
+
+    const state = new Gauge({
+        name: 'node_monitor_monitor_state',
+        help: 'Health of the monitor at its latest check: 0 ok, 1 warning, 2 error.',
+        labelNames: MONITOR_LABELS,
+        registers: [registry],
+    });
+    const lastCheck = new Gauge({
+        name: 'node_monitor_monitor_last_check_timestamp_seconds',
+        help: 'When the monitor was last checked, in seconds since the epoch.',
+        labelNames: MONITOR_LABELS,
+        registers: [registry],
+    });
+    const lastSuccess = new Gauge({
+        name: 'node_monitor_monitor_last_success_timestamp_seconds',
+        help: 'When a check of the monitor last ended not in error, in seconds since the epoch.',
+        labelNames: MONITOR_LABELS,
+        registers: [registry],
+    });
+    const duration = new Gauge({
+        name: 'node_monitor_check_duration_seconds',
+        help: 'How long the latest check of the monitor took, in seconds.',
+        labelNames: MONITOR_LABELS,
+        registers: [registry],
+    });
+    const openIncidents = new Gauge({
+        name: 'node_monitor_open_incidents',
+        help: 'Monitors with an open incident (alerting or flapping).',
+        registers: [registry],
+    });
+    const monitored = new Gauge({
+        name: 'node_monitor_engine_monitors',
+        help: 'Monitors the engine has scheduled.',
+        registers: [registry],
+    });
+    const inFlight = new Gauge({
+        name: 'node_monitor_engine_checks_in_flight',
+        help: 'Checks running right now.',
+        registers: [registry],
+    });
+    const lagP50 = new Gauge({
+        name: 'node_monitor_engine_scheduling_lag_p50_seconds',
+        help: 'Median of how late recent checks started after they were due.',
+        registers: [registry],
+    });
+    const lagP99 = new Gauge({
+        name: 'node_monitor_engine_scheduling_lag_p99_seconds',
+        help: '99th percentile of how late recent checks started after they were due.',
+        registers: [registry],
+    });
+    const backlog = new Gauge({
+        name: 'node_monitor_outbox_backlog_messages',
+        help: 'Notifications waiting to be delivered, by channel type.',
+        labelNames: ['channel_type'],
+        registers: [registry],
+    });
+    const outboxRows = new Gauge({
+        name: 'node_monitor_outbox_messages',
+        help: 'Notifications kept in the outbox, by channel type and result (pending, sent, failed).',
+        labelNames: ['channel_type', 'result'],
+        registers: [registry],
+    });
+
+    // Counters copy the engine's own running totals, so rate() works across scrapes.
+    let checksSeen = 0;
+    let skippedSeen = 0;
+    const checks = new Counter({
+        name: 'node_monitor_engine_checks_total',
+        help: 'Checks the engine has started since the process started.',
+        registers: [registry],
+        collect() {
+            const started = ctx.engine?.stats.scheduler.started ?? 0;
+            if (started > checksSeen) this.inc(started - checksSeen);
+            checksSeen = Math.max(checksSeen, started);
+        },
+    });
+    const skipped = new Counter({
+        name: 'node_monitor_engine_skipped_checks_total',
+        help: 'Checks skipped because the previous run of the monitor was still busy.',
+        registers: [registry],
+        collect() {
+            const n = ctx.engine?.stats.scheduler.skipped ?? 0;
+            if (n > skippedSeen) this.inc(n - skippedSeen);
+            skippedSeen = Math.max(skippedSeen, n);
+        },
+    });
+    void checks;
+    void skipped;
+
+    async function walkEngine(): Promise<void> {
+        state.reset();
+        lastCheck.reset();
+        lastSuccess.reset();
+        duration.reset();
+        const engine = ctx.engine;
+        let alerting = 0;
+        if (engine) {
+            const names = new Map(
+                (await ctx.db.select({ id: companies.id, name: companies.name }).from(companies)).map((c) => [
+                    c.id,
+                    c.name,
+                ])
+            );
+            for (const { target, observation, alerting: open } of engine.monitors()) {
+                if (open) alerting++;
+                if (!observation) continue;
+                const labels = {
+                    company: names.get(target.configuration.companyId) ?? '',
+                    configuration: target.configuration.name,
+                    chain: target.configuration.chain,
+                    server: target.server?.name ?? '',
+                    monitor: target.name,
+                    monitor_id: String(target.id),
+                    type: target.type,
+                };
+                state.set(labels, LEVEL_VALUE[observation.level]);
+                lastCheck.set(labels, observation.checkedAt / 1000);
+                if (observation.succeededAt !== null) lastSuccess.set(labels, observation.succeededAt / 1000);
+                duration.set(labels, observation.durationMs / 1000);
+            }
+            const stats = engine.stats;
+            monitored.set(stats.monitors);
+            inFlight.set(stats.inFlight);
+            const sorted = [...stats.scheduler.lags].sort((a, b) => a - b);
+            const at = (q: number) => (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) / 1000;
+            lagP50.set(at(0.5));
+            lagP99.set(at(0.99));
+        }
+        openIncidents.set(alerting);
+    }
+
+    async function countOutbox(): Promise<void> {
+        backlog.reset();
+        outboxRows.reset();
+        const rows = await ctx.db
+            .select({ type: notificationChannels.type, status: outbox.status, n: sql<number>`count(*)::int` })
+            .from(outbox)
+            .innerJoin(notificationChannels, sql`${notificationChannels.id} = ${outbox.channelId}`)
+            .groupBy(notificationChannels.type, outbox.status);
+        for (const r of rows) {
+            outboxRows.set({ channel_type: r.type, result: r.status }, Number(r.n));
+            if (r.status === 'pending') backlog.set({ channel_type: r.type }, Number(r.n));
+        }
+    }
+
+    return {
+        contentType: registry.contentType,
+        async render() {
+            await walkEngine();
+            await countOutbox();
+            return registry.metrics();
+        },
+    };
+}

@@ -1,0 +1,142 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ChainSim, startChainSim } from '../../tools/chain-sim';
+import { freePort } from '../e2e/harness';
+import { createTestApp, seedCompany, type TestApp } from './helpers';
+import { seedNode, waitFor } from './seed';
+
+const TOKEN = 'prometheus-scrape-token-0123456789';
+// CI installs Debian's prometheus package; elsewhere the scrape by a real Prometheus is left out of the run.
+const withPrometheus = Boolean(process.env.CI) || existsSync('/usr/bin/prometheus');
+
+let sim: ChainSim;
+let t: TestApp;
+let base: string;
+
+beforeAll(async () => {
+    sim = await startChainSim({ blockTimeMs: 200 });
+    t = await createTestApp({ engineEnabled: true, metricsToken: TOKEN });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const companyId = await seedCompany(t.app, 'Validators "Inc"');
+    const node = sim.nodes[0];
+    if (!node) throw new Error('no node');
+    await seedNode(t.app, {
+        companyId,
+        services: [{ type: 'rpc', address: node.rpcUrl }],
+        monitor: {
+            type: 'blockCheck',
+            name: 'Block production',
+            settings: { miss_tolerance: 2, miss_tolerance_period_seconds: 3, sleep_duration_seconds: 1 },
+        },
+    });
+});
+afterAll(async () => {
+    await t?.close();
+    await sim?.close();
+});
+
+const scrape = (token?: string) =>
+    fetch(`${base}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+const stateLine = (page: string) => page.split('\n').find((l) => l.startsWith('node_monitor_monitor_state{'));
+
+describe('GET /metrics', () => {
+    it('is refused without the token and with a wrong one', async () => {
+        const none = await scrape();
+        expect(none.status).toBe(401);
+        expect(none.headers.get('www-authenticate')).toMatch(/^Bearer/);
+        expect((await scrape('wrong-token-wrong-token')).status).toBe(401);
+    });
+
+    it('does not exist when METRICS_TOKEN is unset', async () => {
+        const plain = await createTestApp();
+        try {
+            const res = await plain.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+            expect(res.statusCode).toBe(404);
+        } finally {
+            await plain.close();
+        }
+    });
+
+    it('reports each monitor with its labels, and its state turning to error when the node halts', async () => {
+        await waitFor('a healthy check on the page', async () =>
+            stateLine(await (await scrape(TOKEN)).text())?.endsWith(' 0')
+        );
+        const page = await (await scrape(TOKEN)).text();
+        expect(stateLine(page)).toMatch(
+            /^node_monitor_monitor_state\{company="Validators \\"Inc\\"",configuration="Sim mainnet",chain="cosmoshub",server="validator-1",monitor="Block production",monitor_id="\d+",type="blockCheck"\} 0$/
+        );
+        expect(page).toMatch(/^node_monitor_monitor_last_check_timestamp_seconds\{.*\} \d{10}(\.\d+)?$/m);
+        expect(page).toMatch(/^node_monitor_monitor_last_success_timestamp_seconds\{.*\} \d{10}(\.\d+)?$/m);
+        expect(page).toMatch(/^node_monitor_check_duration_seconds\{.*\} [\d.e-]+$/m);
+        expect(page).toMatch(/^node_monitor_engine_checks_total [1-9]\d*$/m);
+        expect(page).toMatch(/^node_monitor_engine_monitors 1$/m);
+        expect(page).toMatch(/^node_monitor_engine_scheduling_lag_p99_seconds [\d.e-]+$/m);
+        expect(page).toMatch(/^node_monitor_open_incidents 0$/m);
+        expect(page).toMatch(/^process_resident_memory_bytes \d+$/m);
+
+        sim.control.halt(0);
+        await waitFor('the error state', async () => stateLine(await (await scrape(TOKEN)).text())?.endsWith(' 2'));
+        const failing = await (await scrape(TOKEN)).text();
+        expect(failing).toMatch(/^node_monitor_open_incidents 1$/m);
+        sim.control.resume(0);
+    });
+
+    it.runIf(withPrometheus)('passes promtool check metrics', async () => {
+        const page = await (await scrape(TOKEN)).text();
+        const res = spawnSync('promtool', ['check', 'metrics'], { input: page, encoding: 'utf8' });
+        expect(`${res.stdout}${res.stderr}`.trim()).toBe('');
+        expect(res.status).toBe(0);
+    });
+
+    it.runIf(withPrometheus)('is scraped by a real Prometheus with the token', { timeout: 60_000 }, async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'nm-prometheus-'));
+        const port = await freePort();
+        const { host } = new URL(base);
+        writeFileSync(
+            join(dir, 'prometheus.yml'),
+            [
+                'global: { scrape_interval: 1s }',
+                'scrape_configs:',
+                '  - job_name: node-monitor',
+                '    authorization: { credentials_file: token }',
+                `    static_configs: [{ targets: ["${host}"] }]`,
+            ].join('\n')
+        );
+        writeFileSync(join(dir, 'token'), TOKEN);
+        let prometheus: ChildProcess | null = null;
+        try {
+            prometheus = spawn(
+                'prometheus',
+                [
+                    `--config.file=${join(dir, 'prometheus.yml')}`,
+                    `--storage.tsdb.path=${join(dir, 'data')}`,
+                    `--web.listen-address=127.0.0.1:${port}`,
+                ],
+                { stdio: 'ignore' }
+            );
+            const query = async () => {
+                const res = await fetch(
+                    `http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent('node_monitor_engine_monitors')}`
+                ).catch(() => null);
+                const body = (await res?.json().catch(() => null)) as {
+                    data?: { result?: { value: [number, string] }[] };
+                } | null;
+                return body?.data?.result?.[0]?.value[1];
+            };
+            await waitFor('Prometheus to scrape the page', query, 45_000);
+            expect(await query()).toBe('1');
+            const targets = (await (await fetch(`http://127.0.0.1:${port}/api/v1/targets`)).json()) as {
+                data: { activeTargets: { health: string; lastError: string }[] };
+            };
+            expect(targets.data.activeTargets[0]).toMatchObject({ health: 'up', lastError: '' });
+        } finally {
+            prometheus?.kill('SIGKILL');
+            rmSync(dir, { recursive: true, force: true });
+        }
+    });
+});
