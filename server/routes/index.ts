@@ -3,6 +3,7 @@ import { auditRoutes } from './audit';
 import { authRoutes } from './auth';
 import { chainRoutes } from './chains';
 import { companyRoutes } from './companies';
+import { configAsCodeRoutes } from './config-as-code';
 import { configurationRoutes } from './configurations';
 import { healthRoutes } from './health';
 import { logRoutes } from './logs';
@@ -30,4 +31,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
     await app.register(auditRoutes);
     await app.register(logRoutes);
     await app.register(prometheusRoutes);
+    await app.register(configAsCodeRoutes);
 }

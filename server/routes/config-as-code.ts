@@ -1,0 +1,83 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { stringify, parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { requireWriter } from '../auth/guard';
+import { exportDocument, loadCompanyTree } from '../config-as-code/current';
+import { parseDocument } from '../config-as-code/document';
+import { reconcile } from '../config-as-code/reconcile';
+import { companies } from '../db/schema';
+import { badRequest } from '../errors';
+import { targetCompany } from '../repositories/scope';
+import { optionalRefId } from './fields';
+import { eq } from 'drizzle-orm';
+
+const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml'];
+
+/**
+ * Configuration as code: GET /api/export writes the caller's company's configurations as a versioned document
+ * (YAML or JSON); POST /api/import takes the same document, answers the plan and, unless it is a dry run, applies it
+ * in one transaction. A super admin names the company with `company_id`.
+ */
+export const configAsCodeRoutes: FastifyPluginAsyncZod = async (app) => {
+    app.addContentTypeParser(YAML_TYPES, { parseAs: 'string' }, (_req, body, done) => {
+        try {
+            done(null, parseYaml(String(body), { maxAliasCount: 100 }));
+        } catch (err) {
+            done(badRequest({ document: `The document is not valid YAML: ${(err as Error).message.split('\n')[0]}` }));
+        }
+    });
+
+    app.get(
+        '/api/export',
+        {
+            schema: {
+                querystring: z.strictObject({
+                    format: z.enum(['yaml', 'json'], { error: 'format must be yaml or json' }).default('yaml'),
+                    company_id: optionalRefId('company_id must be a company id').optional(),
+                }),
+            },
+        },
+        async (req, reply) => {
+            const companyId = await targetCompany(app.ctx.db, req.actor, req.query.company_id);
+            const [company] = await app.ctx.db
+                .select({ name: companies.name })
+                .from(companies)
+                .where(eq(companies.id, companyId));
+            const doc = exportDocument(await loadCompanyTree(app.ctx.db, companyId), company?.name ?? '');
+            const file = `node-monitor-${new Date().toISOString().slice(0, 10)}.${req.query.format}`;
+            reply.header('content-disposition', `attachment; filename="${file}"`);
+            if (req.query.format === 'json') return reply.type('application/json').send(doc);
+            return reply.type('application/yaml; charset=utf-8').send(stringify(doc));
+        }
+    );
+
+    app.post(
+        '/api/import',
+        {
+            preHandler: requireWriter,
+            schema: {
+                querystring: z.strictObject({
+                    dry_run: z.enum(['true', 'false'], { error: 'dry_run must be true or false' }).default('true'),
+                    company_id: optionalRefId('company_id must be a company id').optional(),
+                }),
+            },
+        },
+        async (req) => {
+            const companyId = await targetCompany(app.ctx.db, req.actor, req.query.company_id);
+            const parsed = parseDocument(req.body);
+            if (!parsed.ok) throw badRequest(parsed.errors, 'The document has errors; nothing was changed');
+            const who = { companyId, actorUserId: req.actor.id, username: req.actor.username, ip: req.ip };
+            const dryRun = req.query.dry_run !== 'false';
+            if (dryRun) {
+                const { plan } = await reconcile(await loadCompanyTree(app.ctx.db, companyId), parsed.doc, null, who);
+                return { dry_run: true, applied: false, ...plan };
+            }
+            const { plan, events } = await app.ctx.db.transaction(async (tx) =>
+                reconcile(await loadCompanyTree(tx, companyId), parsed.doc, tx, who)
+            );
+            // After the commit, so the engine reloads committed rows; a burst of events causes one reload.
+            for (const name of new Set(events)) app.ctx.events.emit({ name });
+            return { dry_run: false, applied: true, ...plan };
+        }
+    );
+};
