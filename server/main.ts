@@ -1,11 +1,15 @@
 import { parseArgs } from 'node:util';
 import { buildApp } from './app';
 import { hashPassword } from './auth/passwords';
+import { configAsCodeCommand } from './cli/config-as-code';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { users } from './db/schema';
 
-/** CLI entry: `start` (default), `migrate`, `create-user --username U [--password P] [--super-admin] [--admin]`. */
+/**
+ * CLI entry: `start` (default), `migrate`, `create-user --username U [--password P] [--super-admin] [--admin]`,
+ * `export` and `import FILE [--dry-run]` (configuration as code).
+ */
 async function main(): Promise<void> {
     const [command = 'start', ...rest] = process.argv.slice(2);
     const config = loadConfig();
@@ -17,7 +21,8 @@ async function main(): Promise<void> {
         return;
     }
     if (command === 'create-user') return createUser(config, rest);
-    throw new ConfigError(`Unknown command "${command}". Use start, migrate or create-user.`);
+    if (command === 'export' || command === 'import') return configAsCodeCommand(config, command, rest);
+    throw new ConfigError(`Unknown command "${command}". Use start, migrate, create-user, export or import.`);
 }
 
 async function start(config: ReturnType<typeof loadConfig>): Promise<void> {

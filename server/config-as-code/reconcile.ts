@@ -27,9 +27,9 @@ export interface Plan {
 
 interface Who {
     companyId: number;
-    actorUserId: number;
+    actorUserId: number | null;
     username: string;
-    ip: string;
+    ip: string | null;
 }
 
 /** Canonical JSON (sorted keys), so settings compare by value whatever their key order. */
