@@ -17,6 +17,8 @@ export interface RequestOptions {
     method?: string;
     /** Serialised as JSON when present. */
     body?: unknown;
+    /** A body sent as it is, with its own content type (a YAML document). */
+    raw?: { text: string; type: string };
     /** Sent as `Authorization: Bearer <token>`. */
     token?: string | null;
     query?: Record<string, string>;
@@ -48,6 +50,7 @@ function parseJson(text: string): unknown {
 export async function request<T = unknown>(path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
     const headers = new Headers({ Accept: 'application/json' });
     if (options.body !== undefined) headers.set('Content-Type', 'application/json');
+    if (options.raw) headers.set('Content-Type', options.raw.type);
     if (options.token) headers.set('Authorization', `Bearer ${options.token}`);
     const url = apiUrl(path, options.query);
     let response: Response;
@@ -55,7 +58,11 @@ export async function request<T = unknown>(path: string, options: RequestOptions
         response = await fetch(url, {
             method: options.method ?? 'GET',
             headers,
-            body: options.body === undefined ? undefined : JSON.stringify(options.body),
+            body: options.raw
+                ? options.raw.text
+                : options.body === undefined
+                  ? undefined
+                  : JSON.stringify(options.body),
             signal: options.signal,
         });
     } catch (error) {

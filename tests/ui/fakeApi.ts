@@ -18,6 +18,15 @@ export interface RecordedRequest {
     body: unknown;
 }
 
+/** JSON bodies arrive parsed; others (a YAML document) as their text. */
+function parseOrText(text: string): unknown {
+    try {
+        return JSON.parse(text);
+    } catch {
+        return text;
+    }
+}
+
 /**
  * Stubs global fetch with a route table keyed by `METHOD /path` (query ignored). Unmatched calls answer 404.
  * A handler `'network'` makes fetch reject like an unreachable server.
@@ -34,7 +43,7 @@ export function stubApi(routes: Record<string, FakeHandler | 'network'>) {
             url: decodeURIComponent(relative),
             path,
             headers: new Headers(init.headers),
-            body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+            body: typeof init.body === 'string' ? parseOrText(init.body) : undefined,
         };
         calls.push(request);
         const handler = routes[`${method} ${path}`];

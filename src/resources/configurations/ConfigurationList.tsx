@@ -7,6 +7,7 @@ import type { Configuration } from '../../../common/entities';
 import { LoadingScreen } from '../../custom/layout/LoadingScreen';
 import { retryUnlessClientError } from '../../custom/ui/retry';
 import { ConfigurationCard } from './ConfigurationCard';
+import { ConfigurationCodeButtons } from './ConfigurationCodeButtons';
 import { ConfigurationDeleteConfirm } from './ConfigurationDeleteConfirm';
 import { ConfigurationDialog } from './ConfigurationDialog';
 import { ConfigurationFilters } from './ConfigurationFilters';
@@ -43,15 +44,24 @@ export const ConfigurationList = () => {
                 <Typography variant="h4" component="h1">
                     Node Configurations
                 </Typography>
-                {canWrite && (
-                    <Button
-                        variant="contained"
-                        startIcon={<AddIcon />}
-                        onClick={() => setDialog({ open: true, configuration: null })}
-                    >
-                        Add Configuration
-                    </Button>
-                )}
+                <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', justifyContent: 'flex-end' }}>
+                    {(!isSuperAdmin || filters.company_id) && (
+                        <ConfigurationCodeButtons
+                            canWrite={canWrite}
+                            companyId={isSuperAdmin ? filters.company_id : ''}
+                            onImported={() => refetch()}
+                        />
+                    )}
+                    {canWrite && (
+                        <Button
+                            variant="contained"
+                            startIcon={<AddIcon />}
+                            onClick={() => setDialog({ open: true, configuration: null })}
+                        >
+                            Add Configuration
+                        </Button>
+                    )}
+                </Box>
             </Box>
             <ConfigurationFilters value={filters} onChange={setFilters} showCompany={isSuperAdmin} />
             {isPending ? (

@@ -1,0 +1,92 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import { storeSession, stubApi } from '../fakeApi';
+import { renderApp } from '../renderApp';
+import { admin, configuration, plainUser } from './configurationFixtures';
+
+const DOCUMENT = 'version: 1\nconfigurations:\n  - name: Osmosis main\n    chain: osmosis\n';
+const plan = (dryRun: boolean) => ({
+    dry_run: dryRun,
+    applied: !dryRun,
+    summary: { create: 1, update: 1, delete: 0, unchanged: 2 },
+    items: [
+        {
+            action: 'update',
+            kind: 'server',
+            path: 'configurations[0].servers[0]',
+            name: 'validator-1',
+            fields: ['address'],
+        },
+        { action: 'create', kind: 'monitor', path: 'configurations[0].servers[0].monitors[1]', name: 'Disk' },
+        { action: 'unchanged', kind: 'configuration', path: 'configurations[0]', name: 'Osmosis main' },
+    ],
+});
+
+describe('configuration import and export', () => {
+    beforeEach(() => storeSession());
+
+    it('shows the dry-run plan of a chosen file and applies it only on Apply', async () => {
+        const api = stubApi({
+            'GET /api/users/me': { body: admin },
+            'GET /api/configurations': { body: [configuration()] },
+            'POST /api/import': (req) => ({ body: plan(req.url.includes('dry_run=true')) }),
+        });
+        const user = userEvent.setup();
+        renderApp('/configurations');
+        await screen.findByRole('heading', { name: 'Osmosis main' });
+        await user.upload(
+            screen.getByLabelText('Configuration document to import'),
+            new File([DOCUMENT], 'nodes.yaml', { type: 'application/yaml' })
+        );
+        const dialog = await screen.findByRole('dialog', { name: 'Import configurations' });
+        expect(
+            await within(dialog).findByText('1 to create, 1 to update, 0 to delete, 2 unchanged')
+        ).toBeInTheDocument();
+        expect(within(dialog).getByText('update server "validator-1"')).toBeInTheDocument();
+        expect(within(dialog).getByText('changes address')).toBeInTheDocument();
+        expect(within(dialog).queryByText(/Osmosis main/)).toBeNull();
+        const imports = () => api.calls.filter((c) => c.path === '/api/import');
+        expect(imports().map((c) => c.url)).toEqual(['/api/import?dry_run=true']);
+        expect(imports()[0]?.body).toBe(DOCUMENT);
+        expect(imports()[0]?.headers.get('content-type')).toBe('application/yaml');
+
+        await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
+        expect(await screen.findByText('Import applied: 1 created, 1 updated, 0 deleted')).toBeInTheDocument();
+        expect(imports().map((c) => c.url)).toEqual(['/api/import?dry_run=true', '/api/import?dry_run=false']);
+        await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    });
+
+    it('lists every wrong field of a refused document and offers no Apply', async () => {
+        stubApi({
+            'GET /api/users/me': { body: admin },
+            'GET /api/configurations': { body: [configuration()] },
+            'POST /api/import': {
+                status: 400,
+                body: {
+                    message: 'The document has errors; nothing was changed',
+                    errors: { 'configurations[2].monitors[0].type': 'type must be one of urlCheck, blockCheck' },
+                },
+            },
+        });
+        const user = userEvent.setup();
+        renderApp('/configurations');
+        await screen.findByRole('heading', { name: 'Osmosis main' });
+        await user.upload(screen.getByLabelText('Configuration document to import'), new File(['x'], 'nodes.yaml'));
+        const dialog = await screen.findByRole('dialog', { name: 'Import configurations' });
+        expect(await within(dialog).findByText('The document has errors; nothing was changed')).toBeInTheDocument();
+        expect(within(dialog).getByText('configurations[2].monitors[0].type')).toBeInTheDocument();
+        expect(within(dialog).getByRole('button', { name: 'Apply' })).toBeDisabled();
+    });
+
+    it('offers a read-only user Export but not Import', async () => {
+        stubApi({
+            'GET /api/users/me': { body: plainUser },
+            'GET /api/configurations': { body: [configuration()] },
+        });
+        renderApp('/configurations');
+        await screen.findByRole('heading', { name: 'Osmosis main' });
+        expect(screen.getByRole('button', { name: 'Export' })).toBeInTheDocument();
+        expect(screen.queryByLabelText('Configuration document to import')).toBeNull();
+    });
+});
