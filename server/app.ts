@@ -12,6 +12,7 @@ import type { AppContext } from './context';
 import { openDatabase } from './db/client';
 import { scheduleMaintenance } from './db/maintenance';
 import { Engine } from './engine/engine';
+import { Watchdog } from './engine/watchdog';
 import { EventBus } from './events';
 import { frameworkErrors, registerErrorHandling } from './http-errors';
 import { createLogger } from './logger';
@@ -54,6 +55,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         logHub,
         engine: null,
         outbox: null,
+        watchdog: null as unknown as Watchdog,
         http,
         chains: new ChainDirectory(
             http,
@@ -65,10 +67,12 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
             secretsAtRest: deriveKey(config.appSecret, 'secrets-at-rest'),
         },
     };
+    ctx.watchdog = new Watchdog(ctx, app.log);
     app.decorate('ctx', ctx);
     const stopMaintenance = scheduleMaintenance(database, app.log);
     // One hook, so the engine stops (and flushes) before the database closes.
     app.addHook('onClose', async () => {
+        ctx.watchdog.stop();
         await ctx.engine?.stop();
         await ctx.outbox?.stop();
         stopMaintenance();
@@ -101,6 +105,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
             await ctx.engine.start();
             ctx.outbox = new OutboxDispatcher(ctx, app.log);
             ctx.outbox.start();
+            ctx.watchdog.start();
         }
         return { app, firstAdmin };
     } catch (err) {

@@ -29,6 +29,9 @@ export interface AppConfig {
     loginRateLimitPerMinute: number;
     /** How long the dashboard lists are answered from memory (0 turns that off); any API write drops them. */
     answerCacheMs: number;
+    /** Requested every `heartbeatIntervalSeconds` while the engine is healthy (a dead-man's switch); null sends none. */
+    heartbeatUrl: string | null;
+    heartbeatIntervalSeconds: number;
     /** Bearer token that opens GET /metrics to Prometheus; null leaves the page out. */
     metricsToken: string | null;
 }
@@ -113,5 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         loginRateLimitPerMinute: int(env, 'LOGIN_RATE_LIMIT_PER_MINUTE', 20, 1, 100_000),
         answerCacheMs: int(env, 'ANSWER_CACHE_MS', 1000, 0, 60_000),
         metricsToken: metricsToken(env),
+        heartbeatUrl: env.HEARTBEAT_URL ? url(env, 'HEARTBEAT_URL', '') : null,
+        heartbeatIntervalSeconds: int(env, 'HEARTBEAT_INTERVAL_SECONDS', 60, 1, 3600),
     };
 }

@@ -3,6 +3,7 @@ import type { HttpClient } from './clients/http';
 import type { AppConfig } from './config';
 import type { Database, Db } from './db/client';
 import type { Engine } from './engine/engine';
+import type { Watchdog } from './engine/watchdog';
 import type { EventBus } from './events';
 import type { LogHub } from './logs/hub';
 import type { OutboxDispatcher } from './notify/outbox';
@@ -20,6 +21,8 @@ export interface AppContext {
     /** Null when ENGINE_ENABLED is off (API-only process, most tests). */
     engine: Engine | null;
     outbox: OutboxDispatcher | null;
+    /** Whether the engine checks on time and the outbox drains; sends the heartbeat. */
+    watchdog: Watchdog;
     keys: { accessToken: Uint8Array; secretsAtRest: Uint8Array };
 }
 

@@ -40,6 +40,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
         accessTokenTtlSeconds: 600,
         loginRateLimitPerMinute: 1000,
         metricsToken: null,
+        heartbeatUrl: null,
+        heartbeatIntervalSeconds: 60,
         answerCacheMs: 1000, // as in production; a test that writes behind the API and reads at once turns it off
         ...overrides,
     };

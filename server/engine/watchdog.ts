@@ -1,0 +1,109 @@
+import { and, eq, lte, min } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../context';
+import { outbox } from '../db/schema';
+
+/** No check started for this long while monitors are scheduled: the engine has stalled. */
+const STALL_MS = 2 * 60_000;
+/** Checks starting this late (p99 of recent starts) are no longer on time. */
+const LATE_MS = 60_000;
+/** A due notification still undelivered after this long: the outbox is not draining. */
+const UNDELIVERED_MS = 15 * 60_000;
+/** How often the engine's progress is sampled, whether or not anyone asks. */
+const SAMPLE_MS = 15_000;
+
+export interface EngineHealth {
+    ok: boolean;
+    /** Why not, in a sentence; null when ok. */
+    problem: string | null;
+    lag_p99_ms: number;
+    outbox_backlog: number;
+    /** Age of the oldest due, undelivered notification, in seconds; null when none waits. */
+    oldest_undelivered_seconds: number | null;
+}
+
+/**
+ * Watches the watcher: whether checks still start on time and notifications still leave. `/api/health` asks it,
+ * and while all is well it requests HEARTBEAT_URL every interval, so a dead-man's switch outside the console
+ * alerts when the console stops, stalls or can no longer deliver.
+ */
+export class Watchdog {
+    private started = -1;
+    private progressAt = Date.now();
+    private timers: NodeJS.Timeout[] = [];
+
+    constructor(
+        private readonly ctx: AppContext,
+        private readonly log: FastifyBaseLogger,
+        private readonly now: () => number = () => Date.now()
+    ) {}
+
+    start(): void {
+        this.timers = [
+            setInterval(() => this.sample(), SAMPLE_MS),
+            setInterval(() => void this.beat(), this.ctx.config.heartbeatIntervalSeconds * 1000),
+        ];
+        for (const t of this.timers) t.unref();
+    }
+
+    stop(): void {
+        for (const t of this.timers) clearInterval(t);
+        this.timers = [];
+    }
+
+    /** Notes when the engine last started a check. */
+    private sample(): void {
+        const started = this.ctx.engine?.stats.scheduler.started;
+        if (started !== undefined && started !== this.started) {
+            this.started = started;
+            this.progressAt = this.now();
+        }
+    }
+
+    async health(): Promise<EngineHealth> {
+        this.sample();
+        const engine = this.ctx.engine;
+        const now = this.now();
+        const stats = engine?.stats;
+        const lags = stats ? stats.scheduler.lags.slice(-1000).sort((a, b) => a - b) : [];
+        const lag = lags[Math.min(lags.length - 1, Math.floor(lags.length * 0.99))] ?? 0;
+        const backlog = await this.ctx.db.$count(outbox, eq(outbox.status, 'pending'));
+        const [due] = await this.ctx.db
+            .select({ oldest: min(outbox.createdAt) })
+            .from(outbox)
+            .where(and(eq(outbox.status, 'pending'), lte(outbox.nextAttemptAt, new Date(now))));
+        const oldest = due?.oldest ? Math.round((now - new Date(due.oldest).getTime()) / 1000) : null;
+        let problem: string | null = null;
+        if (this.ctx.config.engineEnabled && !engine?.running) problem = 'The monitoring engine is not running';
+        else if (stats && stats.monitors > 0 && now - this.progressAt > STALL_MS)
+            problem = `The monitoring engine has started no check for ${Math.round((now - this.progressAt) / 1000)} s`;
+        else if (lag > LATE_MS) problem = `Checks start ${Math.round(lag / 1000)} s late`;
+        else if (oldest !== null && oldest * 1000 > UNDELIVERED_MS)
+            problem = `A notification has waited ${Math.round(oldest / 60)} min to be delivered`;
+        return {
+            ok: problem === null,
+            problem,
+            lag_p99_ms: Math.round(lag),
+            outbox_backlog: Number(backlog),
+            oldest_undelivered_seconds: oldest,
+        };
+    }
+
+    /** One heartbeat, sent only while the engine is healthy; its failure is logged, never fatal. */
+    async beat(): Promise<boolean> {
+        const url = this.ctx.config.heartbeatUrl;
+        if (!url) return false;
+        try {
+            const health = await this.health();
+            if (!health.ok) {
+                this.log.warn(`Heartbeat withheld: ${health.problem}`);
+                return false;
+            }
+            await this.ctx.http.getText(url);
+            return true;
+        } catch (err) {
+            this.log.warn(`Heartbeat failed: ${(err as Error).message}`);
+            return false;
+        }
+    }
+}
