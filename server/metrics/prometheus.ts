@@ -3,8 +3,24 @@ import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { AppContext } from '../context';
 import { companies, notificationChannels, outbox } from '../db/schema';
 
-const MONITOR_LABELS = ['company', 'configuration', 'chain', 'server', 'monitor', 'monitor_id', 'type'] as const;
 const LEVEL_VALUE = { ok: 0, warning: 1, error: 2 } as const;
+
+/** The per-monitor families, written as text: through prom-client's label maps, 10,000 monitors took 1.7 s a page. */
+const PER_MONITOR = [
+    ['node_monitor_monitor_state', 'Health of the monitor at its latest check: 0 ok, 1 warning, 2 error.'],
+    [
+        'node_monitor_monitor_last_check_timestamp_seconds',
+        'When the monitor was last checked, in seconds since the epoch.',
+    ],
+    [
+        'node_monitor_monitor_last_success_timestamp_seconds',
+        'When a check of the monitor last ended not in error, in seconds since the epoch.',
+    ],
+    ['node_monitor_check_duration_seconds', 'How long the latest check of the monitor took, in seconds.'],
+] as const;
+
+/** A label value as the text format wants it: backslash, double quote and newline escaped. */
+const escape = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
 /**
  * The Prometheus page: one registry per app (tests build several apps in one process), filled at scrape time from
@@ -19,30 +35,6 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
     for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
         registry.removeSingleMetric(name);
 
-    const state = new Gauge({
-        name: 'node_monitor_monitor_state',
-        help: 'Health of the monitor at its latest check: 0 ok, 1 warning, 2 error.',
-        labelNames: MONITOR_LABELS,
-        registers: [registry],
-    });
-    const lastCheck = new Gauge({
-        name: 'node_monitor_monitor_last_check_timestamp_seconds',
-        help: 'When the monitor was last checked, in seconds since the epoch.',
-        labelNames: MONITOR_LABELS,
-        registers: [registry],
-    });
-    const lastSuccess = new Gauge({
-        name: 'node_monitor_monitor_last_success_timestamp_seconds',
-        help: 'When a check of the monitor last ended not in error, in seconds since the epoch.',
-        labelNames: MONITOR_LABELS,
-        registers: [registry],
-    });
-    const duration = new Gauge({
-        name: 'node_monitor_check_duration_seconds',
-        help: 'How long the latest check of the monitor took, in seconds.',
-        labelNames: MONITOR_LABELS,
-        registers: [registry],
-    });
     const openIncidents = new Gauge({
         name: 'node_monitor_open_incidents',
         help: 'Monitors with an open incident (alerting or flapping).',
@@ -107,13 +99,11 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
     void checks;
     void skipped;
 
-    async function walkEngine(): Promise<void> {
-        state.reset();
-        lastCheck.reset();
-        lastSuccess.reset();
-        duration.reset();
+    /** Sets the engine figures and returns the per-monitor families as text. */
+    async function walkEngine(): Promise<string> {
         const engine = ctx.engine;
         let alerting = 0;
+        const lines: string[][] = PER_MONITOR.map(([name, help]) => [`# HELP ${name} ${help}`, `# TYPE ${name} gauge`]);
         if (engine) {
             const names = new Map(
                 (await ctx.db.select({ id: companies.id, name: companies.name }).from(companies)).map((c) => [
@@ -124,19 +114,12 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
             for (const { target, observation, alerting: open } of engine.monitors()) {
                 if (open) alerting++;
                 if (!observation) continue;
-                const labels = {
-                    company: names.get(target.configuration.companyId) ?? '',
-                    configuration: target.configuration.name,
-                    chain: target.configuration.chain,
-                    server: target.server?.name ?? '',
-                    monitor: target.name,
-                    monitor_id: String(target.id),
-                    type: target.type,
-                };
-                state.set(labels, LEVEL_VALUE[observation.level]);
-                lastCheck.set(labels, observation.checkedAt / 1000);
-                if (observation.succeededAt !== null) lastSuccess.set(labels, observation.succeededAt / 1000);
-                duration.set(labels, observation.durationMs / 1000);
+                const labels = `{company="${escape(names.get(target.configuration.companyId) ?? '')}",configuration="${escape(target.configuration.name)}",chain="${escape(target.configuration.chain)}",server="${escape(target.server?.name ?? '')}",monitor="${escape(target.name)}",monitor_id="${target.id}",type="${target.type}"}`;
+                lines[0]?.push(`${PER_MONITOR[0][0]}${labels} ${LEVEL_VALUE[observation.level]}`);
+                lines[1]?.push(`${PER_MONITOR[1][0]}${labels} ${observation.checkedAt / 1000}`);
+                if (observation.succeededAt !== null)
+                    lines[2]?.push(`${PER_MONITOR[2][0]}${labels} ${observation.succeededAt / 1000}`);
+                lines[3]?.push(`${PER_MONITOR[3][0]}${labels} ${observation.durationMs / 1000}`);
             }
             const stats = engine.stats;
             monitored.set(stats.monitors);
@@ -147,6 +130,7 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
             lagP99.set(at(0.99));
         }
         openIncidents.set(alerting);
+        return lines.map((family) => `${family.join('\n')}\n`).join('');
     }
 
     async function countOutbox(): Promise<void> {
@@ -166,9 +150,9 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
     return {
         contentType: registry.contentType,
         async render() {
-            await walkEngine();
+            const perMonitor = await walkEngine();
             await countOutbox();
-            return registry.metrics();
+            return `${perMonitor}${await registry.metrics()}`;
         },
     };
 }

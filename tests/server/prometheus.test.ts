@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ChainSim, startChainSim } from '../../tools/chain-sim';
@@ -90,6 +90,23 @@ describe('GET /metrics', () => {
         const page = await (await scrape(TOKEN)).text();
         const res = spawnSync('promtool', ['check', 'metrics'], { input: page, encoding: 'utf8' });
         expect(`${res.stdout}${res.stderr}`.trim()).toBe('');
+        expect(res.status).toBe(0);
+    });
+
+    it('names in the shipped Grafana dashboard and alert rules only metrics the page has', async () => {
+        const page = await (await scrape(TOKEN)).text();
+        const onPage = new Set(page.split('\n').flatMap((l) => (l.startsWith('# TYPE ') ? [l.split(' ')[2]] : [])));
+        const docs = ['docs/grafana-dashboard.json', 'docs/prometheus-alerts.yml'].map((f) => readFileSync(f, 'utf8'));
+        const named = new Set(docs.flatMap((d) => d.match(/\b(node_monitor|process|nodejs)_[a-z0-9_]+/g) ?? []));
+        expect(named.size).toBeGreaterThan(8);
+        expect([...named].filter((n) => !onPage.has(n))).toEqual([]);
+        const dashboard = JSON.parse(docs[0] ?? '') as { panels: { targets: { expr: string }[] }[] };
+        expect(dashboard.panels.length).toBeGreaterThan(5);
+    });
+
+    it.runIf(withPrometheus)('ships alert rules that promtool accepts', () => {
+        const res = spawnSync('promtool', ['check', 'rules', 'docs/prometheus-alerts.yml'], { encoding: 'utf8' });
+        expect(res.stdout).toContain('SUCCESS: 6 rules found');
         expect(res.status).toBe(0);
     });
 
