@@ -20,7 +20,7 @@ const PER_MONITOR = [
 ] as const;
 
 /** A label value as the text format wants it: backslash, double quote and newline escaped. */
-const escape = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+const labelValue = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
 /**
  * The Prometheus page: one registry per app (tests build several apps in one process), filled at scrape time from
@@ -114,7 +114,7 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
             for (const { target, observation, alerting: open } of engine.monitors()) {
                 if (open) alerting++;
                 if (!observation) continue;
-                const labels = `{company="${escape(names.get(target.configuration.companyId) ?? '')}",configuration="${escape(target.configuration.name)}",chain="${escape(target.configuration.chain)}",server="${escape(target.server?.name ?? '')}",monitor="${escape(target.name)}",monitor_id="${target.id}",type="${target.type}"}`;
+                const labels = `{company="${labelValue(names.get(target.configuration.companyId) ?? '')}",configuration="${labelValue(target.configuration.name)}",chain="${labelValue(target.configuration.chain)}",server="${labelValue(target.server?.name ?? '')}",monitor="${labelValue(target.name)}",monitor_id="${target.id}",type="${target.type}"}`;
                 lines[0]?.push(`${PER_MONITOR[0][0]}${labels} ${LEVEL_VALUE[observation.level]}`);
                 lines[1]?.push(`${PER_MONITOR[1][0]}${labels} ${observation.checkedAt / 1000}`);
                 if (observation.succeededAt !== null)
