@@ -18,6 +18,7 @@ import { frameworkErrors, registerErrorHandling } from './http-errors';
 import { createLogger } from './logger';
 import { LogHub } from './logs/hub';
 import { OutboxDispatcher } from './notify/outbox';
+import { registerOpenApi } from './openapi';
 import { registerRoutes } from './routes';
 import { registerSecurityHeaders } from './security-headers';
 import { registerWriteGeneration } from './write-generation';
@@ -96,6 +97,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
                 req.log.info(`${req.method} ${req.url.split('?')[0]} → ${reply.statusCode}`);
             }
         });
+        await registerOpenApi(app);
         await registerRoutes(app);
         await registerUi(app);
         const firstAdmin = await ensureFirstAdmin(ctx);

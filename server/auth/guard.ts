@@ -7,8 +7,11 @@ import type { Actor } from './actor';
 import { canWrite } from './actor';
 import { verifyAccessToken } from './tokens';
 
-/** Routes that answer without a session (the log socket checks its own token, browsers cannot send headers). */
-const PUBLIC = new Set(['/api/login', '/api/refresh', '/api/health', '/api/logs']);
+/**
+ * Routes that answer without a session (the log socket checks its own token, browsers cannot send headers); the API
+ * documents (/api/openapi.json, /api/docs/…) describe the API and hold no data.
+ */
+const PUBLIC = new Set(['/api/login', '/api/refresh', '/api/health', '/api/logs', '/api/openapi.json']);
 
 /** Resolves a bearer access token to an active user of an active company, or null. */
 export async function actorFromToken(app: FastifyInstance, token: string | undefined): Promise<Actor | null> {
@@ -59,7 +62,7 @@ export function registerAuthGuard(app: FastifyInstance, rememberMs: number): voi
     const resolve = rememberMs > 0 ? rememberedActors(app, rememberMs) : (token?: string) => actorFromToken(app, token);
     app.addHook('onRequest', async (req) => {
         const path = req.routeOptions.url ?? req.url.split('?')[0] ?? '';
-        if (!path.startsWith('/api/') || PUBLIC.has(path)) return;
+        if (!path.startsWith('/api/') || PUBLIC.has(path) || path.startsWith('/api/docs')) return;
         const actor = await resolve(bearer(req));
         if (!actor) throw new ApiError(401, 'Authentication required');
         req.actor = actor;
