@@ -8,7 +8,8 @@ import type { Ref } from '../repositories/scope';
 export interface Change {
     event: EventName;
     message: string;
-    companyId: number;
+    /** Null for rows outside any company (companies themselves, super admins). */
+    companyId: number | null;
     configuration?: Ref | null;
     server?: Ref | null;
     monitor?: Ref | null;
