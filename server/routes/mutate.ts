@@ -42,6 +42,7 @@ export async function mutate<T>(
         });
         return out;
     });
+    app.ctx.dbHealth.succeeded('write');
     app.ctx.events.emit({
         name: change.event,
         configurationId: change.configuration?.id,
