@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import Fastify, { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -11,6 +12,7 @@ import type { AppConfig } from './config';
 import type { AppContext } from './context';
 import { openDatabase } from './db/client';
 import { scheduleMaintenance } from './db/maintenance';
+import { DatabaseHealth } from './db/outage';
 import { Engine } from './engine/engine';
 import { Watchdog } from './engine/watchdog';
 import { EventBus } from './events';
@@ -52,6 +54,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         config,
         db: database.db,
         dbKind: database.kind,
+        dbHealth: new DatabaseHealth(app.log, () => database.db.execute(sql`select 1`)),
         events: new EventBus(),
         logHub,
         engine: null,
@@ -70,13 +73,14 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     };
     ctx.watchdog = new Watchdog(ctx, app.log);
     app.decorate('ctx', ctx);
-    const stopMaintenance = scheduleMaintenance(database, app.log);
+    const stopMaintenance = scheduleMaintenance(database, ctx.dbHealth, app.log);
     // One hook, so the engine stops (and flushes) before the database closes.
     app.addHook('onClose', async () => {
         ctx.watchdog.stop();
         await ctx.engine?.stop();
         await ctx.outbox?.stop();
         stopMaintenance();
+        ctx.dbHealth.stop();
         await database.close();
     });
     try {

@@ -2,6 +2,7 @@ import type { ChainDirectory } from './chains/directory';
 import type { HttpClient } from './clients/http';
 import type { AppConfig } from './config';
 import type { Database, Db } from './db/client';
+import type { DatabaseHealth } from './db/outage';
 import type { Engine } from './engine/engine';
 import type { Watchdog } from './engine/watchdog';
 import type { EventBus } from './events';
@@ -13,6 +14,8 @@ export interface AppContext {
     config: AppConfig;
     db: Db;
     dbKind: Database['kind'];
+    /** Whether the database can read and write; every part that meets a database failure reports it here. */
+    dbHealth: DatabaseHealth;
     events: EventBus;
     logHub: LogHub;
     /** The one egress client for every outbound request. */

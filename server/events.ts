@@ -2,6 +2,12 @@ import { EventEmitter } from 'node:events';
 
 /** Internal events (spec §3); the engine subscribes to apply API changes without a restart. */
 export const EVENT_NAMES = [
+    'COMPANY_CREATED',
+    'COMPANY_UPDATED',
+    'COMPANY_DELETED',
+    'USER_CREATED',
+    'USER_UPDATED',
+    'USER_DELETED',
     'CONFIGURATION_CREATED',
     'CONFIGURATION_UPDATED',
     'CONFIGURATION_DELETED',

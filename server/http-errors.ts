@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { failureSentence } from './db/outage';
 import { ApiError } from './errors';
 import { setSecurityHeaders } from './security-headers';
 
@@ -26,6 +27,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
             return reply.status(400).send({ message: first ? `${first[0]}: ${first[1]}` : 'Invalid request', errors });
         }
         const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
+        const unavailable = status >= 500 ? databaseUnavailable(app, err) : null;
+        if (unavailable) return reply.status(503).send(unavailable);
         if (status >= 500) {
             req.log.error({ err, method: req.method, url: req.url.split('?')[0] }, 'Request failed');
             return reply.status(500).send({ message: 'Internal server error' });
@@ -36,6 +39,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
             .status(status)
             .send({ message: err.message, ...(bodyError ? { errors: { body: err.message } } : {}) });
     });
+}
+
+/**
+ * A failure of the database itself answers 503 with a sentence saying so (and why, when the database told),
+ * instead of a bare 500; the outage is logged once, by the shared tracker, not once per request.
+ */
+function databaseUnavailable(app: FastifyInstance, err: unknown): { message: string } | null {
+    const failure = app.ctx?.dbHealth.failed(err, 'the API');
+    return failure ? { message: failureSentence(failure) } : null;
 }
 
 /**

@@ -1,4 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -20,6 +22,21 @@ export interface Database {
 }
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+const initdbScript = fileURLToPath(new URL('./pglite-initdb.mjs', import.meta.url));
+
+/**
+ * PGlite's WebAssembly heap never shrinks: every page PostgreSQL touches stays resident. PostgreSQL's defaults
+ * (160 MB of shared buffers, 64 MB for vacuum) are sized for a server of its own; this database holds a few MB per
+ * thousand monitors, and the OS page cache still keeps the files warm. See `npm run bench:memory` for the figures.
+ */
+const PGLITE_SETTINGS = ['shared_buffers=16MB', 'temp_buffers=1MB', 'maintenance_work_mem=16MB', 'work_mem=2MB'];
+const pgliteOptions = { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])] };
+
+/** initdb in a child process, so that its instance's memory goes back to the system when the child exits. */
+async function initDataDir(dir: string): Promise<void> {
+    if (existsSync(`${dir}/PG_VERSION`)) return;
+    await promisify(execFile)(process.execPath, [initdbScript, dir], { timeout: 120_000 });
+}
 
 /**
  * Opens PostgreSQL when a postgres:// URL is given, PGlite in memory for `memory://`, else PGlite in DATA_DIR/pglite
@@ -43,13 +60,14 @@ export async function openDatabase(opts: { databaseUrl: string | null; dataDir: 
     let release = () => {};
     let client: PGlite;
     if (opts.databaseUrl === 'memory://') {
-        client = new PGlite();
+        client = new PGlite(pgliteOptions);
     } else {
         release = acquireDataDirLock(opts.dataDir);
         const dir = `${opts.dataDir}/pglite`;
         mkdirSync(opts.dataDir, { recursive: true });
         try {
-            client = new PGlite(dir);
+            await initDataDir(dir);
+            client = new PGlite(dir, pgliteOptions);
             await client.waitReady;
         } catch (err) {
             release();

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from './client';
+import type { DatabaseHealth } from './outage';
 
 const EVERY_MS = 10 * 60_000;
 /** The tables the engine rewrites all the time; the rest changes at the pace of operators. */
@@ -11,12 +12,13 @@ const BUSY_TABLES = sql`monitors, monitor_states, outbox, audit_entries`;
  * 16 ms instead of 1.4 ms), and rows the engine rewrites every minute pile up. So the embedded database is analysed
  * at start and vacuumed and analysed every ten minutes. PostgreSQL does this itself.
  */
-export function scheduleMaintenance(database: Database, log: FastifyBaseLogger): () => void {
+export function scheduleMaintenance(database: Database, health: DatabaseHealth, log: FastifyBaseLogger): () => void {
     if (database.kind !== 'pglite') return () => {};
     const run = async (what: 'analyze' | 'vacuum') => {
         try {
             await database.db.execute(what === 'analyze' ? sql`analyze` : sql`vacuum (analyze) ${BUSY_TABLES}`);
         } catch (err) {
+            if (health.failed(err, 'database maintenance')) return;
             log.warn(`Database maintenance (${what}) failed: ${(err as Error).message}`);
         }
     };

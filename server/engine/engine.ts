@@ -66,7 +66,7 @@ export class Engine {
         this.scheduler = new Scheduler((id) => this.runOnce(id), opts.concurrency ?? 256);
         // Every check in flight listens for the engine's stop; hundreds at once are expected, not a leak.
         setMaxListeners(0, this.controller.signal);
-        this.writer = new ResultWriter(ctx.db, log);
+        this.writer = new ResultWriter(ctx.db, log, ctx.dbHealth);
     }
 
     /** True between a completed start and stop; the health endpoint reports it. */
@@ -141,7 +141,8 @@ export class Engine {
             const fingerprint = await targetsFingerprint(this.ctx.db);
             if (fingerprint === this.fingerprint) return;
         } catch (err) {
-            this.log.warn(`Checking for monitor changes failed: ${(err as Error).message}`);
+            if (!this.ctx.dbHealth.failed(err, 'the engine'))
+                this.log.warn(`Checking for monitor changes failed: ${(err as Error).message}`);
         }
         this.scheduleReload();
     }
@@ -176,7 +177,8 @@ export class Engine {
                 }
                 for (const bad of invalid) this.log.warn(`Monitor ${bad.id} is not run: ${bad.error}`);
             } catch (err) {
-                this.log.error({ err }, 'Reloading monitors failed; keeping the current schedule');
+                if (!this.ctx.dbHealth.failed(err, 'the engine'))
+                    this.log.error({ err }, 'Reloading monitors failed; keeping the current schedule');
             } finally {
                 this.reloading = null;
             }

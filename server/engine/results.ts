@@ -1,6 +1,7 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
+import type { DatabaseHealth } from '../db/outage';
 import { auditEntries, configurationChannels, notificationChannels, outbox } from '../db/schema';
 import { formatNotification } from '../notify/format';
 import { summaryLine } from '../notify/summary';
@@ -49,7 +50,9 @@ export class ResultWriter {
 
     constructor(
         private readonly db: Db,
-        private readonly log: FastifyBaseLogger
+        private readonly log: FastifyBaseLogger,
+        /** Told of each flush's outcome; a database outage is logged there, once, rather than here. */
+        private readonly health?: DatabaseHealth
     ) {}
 
     record(r: CheckRecord): void {
@@ -110,13 +113,17 @@ export class ResultWriter {
             }
             this.stats.rows += batch.length;
             this.stats.flushes++;
+            this.health?.succeeded('write');
             if (this.failing) this.log.info('Engine results are being saved again');
             this.failing = false;
         } catch (err) {
             this.stats.failures++;
             for (const id of changed) this.alertChanged.add(id);
-            if (!this.failing) this.log.error({ err }, 'Saving engine results failed; keeping them to retry');
-            this.failing = true;
+            const outage = this.health?.failed(err, 'the engine saving results');
+            if (!this.failing && !outage) {
+                this.log.error({ err }, 'Saving engine results failed; keeping them to retry');
+                this.failing = true;
+            }
             // Newer results recorded meanwhile win; transitions are all kept, in order.
             for (const r of batch) if (!this.latest.has(r.target.id)) this.latest.set(r.target.id, r);
             this.transitions = [...transitions, ...this.transitions];

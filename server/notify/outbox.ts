@@ -80,7 +80,8 @@ export class OutboxDispatcher {
         if (!this.running) {
             this.running = this.pass()
                 .catch((err) => {
-                    this.log.error({ err }, 'Notification delivery pass failed');
+                    if (!this.ctx.dbHealth.failed(err, 'notification delivery'))
+                        this.log.error({ err }, 'Notification delivery pass failed');
                     return 0;
                 })
                 .finally(() => {

@@ -1,7 +1,8 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { writeAudit } from '../audit';
 import { requireSuperAdmin } from '../auth/guard';
+import type { CompanyRow } from '../db/schema';
 import { listQuerySchema, pageOf, toListQuery } from '../list-query';
 import {
     createCompany,
@@ -11,6 +12,7 @@ import {
     toCompany,
     updateCompany,
 } from '../repositories/companies';
+import { type Change, mutate } from './mutate';
 import { idParams, readOnlyFields, stripReadOnly } from './schemas';
 
 const companyBody = z.strictObject({
@@ -19,11 +21,15 @@ const companyBody = z.strictObject({
     ...readOnlyFields,
 });
 
+const change = (req: FastifyRequest, row: CompanyRow, event: Change['event'], verb: string): Change => ({
+    event,
+    message: `Company "${row.name}" ${verb} by ${req.actor.username}`,
+    companyId: null,
+});
+
 /** Companies: super admins only (spec §6, architecture §3). List answers `{results}`. */
 export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
     app.addHook('onRequest', requireSuperAdmin);
-    const audit = (req: { actor: { id: number }; ip: string }, message: string) =>
-        writeAudit(app.ctx.db, { companyId: null, actorUserId: req.actor.id, ip: req.ip, message });
 
     app.get('/api/companies', { schema: { querystring: listQuerySchema } }, async (req, reply) => {
         const q = toListQuery(req.query);
@@ -42,18 +48,24 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         toCompany(await getCompany(app.ctx.db, req.params.id))
     );
     app.post('/api/companies', { schema: { body: companyBody } }, async (req, reply) => {
-        const row = await createCompany(app.ctx.db, stripReadOnly(req.body));
-        await audit(req, `Company "${row.name}" created by ${req.actor.username}`);
+        const row = await mutate(app, req, async (tx) => {
+            const r = await createCompany(tx, stripReadOnly(req.body));
+            return { result: r, change: change(req, r, 'COMPANY_CREATED', 'created') };
+        });
         return reply.status(201).send(toCompany(row));
     });
     app.put('/api/companies/:id', { schema: { params: idParams, body: companyBody } }, async (req) => {
-        const row = await updateCompany(app.ctx.db, req.params.id, stripReadOnly(req.body));
-        await audit(req, `Company "${row.name}" updated by ${req.actor.username}`);
+        const row = await mutate(app, req, async (tx) => {
+            const r = await updateCompany(tx, req.params.id, stripReadOnly(req.body));
+            return { result: r, change: change(req, r, 'COMPANY_UPDATED', 'updated') };
+        });
         return toCompany(row);
     });
     app.delete('/api/companies/:id', { schema: { params: idParams } }, async (req) => {
-        const row = await deleteCompany(app.ctx.db, req.params.id);
-        await audit(req, `Company "${row.name}" deleted by ${req.actor.username}`);
+        const row = await mutate(app, req, async (tx) => {
+            const r = await deleteCompany(tx, req.params.id);
+            return { result: r, change: change(req, r, 'COMPANY_DELETED', 'deleted') };
+        });
         return toCompany(row);
     });
 };

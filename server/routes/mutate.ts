@@ -8,7 +8,8 @@ import type { Ref } from '../repositories/scope';
 export interface Change {
     event: EventName;
     message: string;
-    companyId: number;
+    /** Null for rows outside any company (companies themselves, super admins). */
+    companyId: number | null;
     configuration?: Ref | null;
     server?: Ref | null;
     monitor?: Ref | null;
@@ -41,6 +42,7 @@ export async function mutate<T>(
         });
         return out;
     });
+    app.ctx.dbHealth.succeeded('write');
     app.ctx.events.emit({
         name: change.event,
         configurationId: change.configuration?.id,

@@ -1,11 +1,13 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { writeAudit } from '../audit';
+import type { User } from '../../common/entities';
 import { requireSuperAdmin } from '../auth/guard';
 import { forbidden } from '../errors';
 import { listQuerySchema, pageOf, toListQuery } from '../list-query';
 import { createUser, deleteUser, getUser, listUsers, updateUser } from '../repositories/users';
 import { endSessions } from '../services/sessions';
+import { type Change, mutate } from './mutate';
 import { idParams, optionalText, readOnlyFields, stripReadOnly } from './schemas';
 
 const userBody = z.strictObject({
@@ -25,12 +27,15 @@ const userBody = z.strictObject({
     ...readOnlyFields,
 });
 
+const change = (req: FastifyRequest, user: User, event: Change['event'], verb: string): Change => ({
+    event,
+    message: `User "${user.username}" ${verb} by ${req.actor.username}`,
+    companyId: user.company_id,
+});
+
 /** Users: super admins only. List answers `{results}`; the password never leaves the server. */
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     app.addHook('onRequest', requireSuperAdmin);
-    const audit = (req: { actor: { id: number }; ip: string }, companyId: number | null, message: string) =>
-        writeAudit(app.ctx.db, { companyId, actorUserId: req.actor.id, ip: req.ip, message });
-
     app.get('/api/users', { schema: { querystring: listQuerySchema } }, async (req, reply) => {
         const q = toListQuery(req.query);
         const needle = typeof q.filter.q === 'string' ? q.filter.q.toLowerCase() : null;
@@ -50,8 +55,10 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get('/api/users/:id', { schema: { params: idParams } }, async (req) => getUser(app.ctx.db, req.params.id));
     app.post('/api/users', { schema: { body: userBody } }, async (req, reply) => {
         const { company: _c, ...body } = stripReadOnly(req.body);
-        const user = await createUser(app.ctx.db, body);
-        await audit(req, user.company_id, `User "${user.username}" created by ${req.actor.username}`);
+        const user = await mutate(app, req, async (tx) => {
+            const u = await createUser(tx, body);
+            return { result: u, change: change(req, u, 'USER_CREATED', 'created') };
+        });
         return reply.status(201).send(user);
     });
     app.put('/api/users/:id', { schema: { params: idParams, body: userBody } }, async (req) => {
@@ -59,15 +66,18 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         if (req.params.id === req.actor.id && (!body.is_super_admin || !body.is_active)) {
             throw forbidden('You cannot remove your own super admin role or disable yourself');
         }
-        const { user, endSessions: end } = await updateUser(app.ctx.db, req.params.id, body);
-        if (end) await endSessions(app.ctx, user.id);
-        await audit(req, user.company_id, `User "${user.username}" updated by ${req.actor.username}`);
-        return user;
+        return mutate(app, req, async (tx) => {
+            const { user, endSessions: end } = await updateUser(tx, req.params.id, body);
+            // In the same transaction: a password change that is saved always ends the sessions it should.
+            if (end) await endSessions({ ...app.ctx, db: tx }, user.id);
+            return { result: user, change: change(req, user, 'USER_UPDATED', 'updated') };
+        });
     });
     app.delete('/api/users/:id', { schema: { params: idParams } }, async (req) => {
         if (req.params.id === req.actor.id) throw forbidden('You cannot delete yourself');
-        const user = await deleteUser(app.ctx.db, req.params.id);
-        await audit(req, user.company_id, `User "${user.username}" deleted by ${req.actor.username}`);
-        return user;
+        return mutate(app, req, async (tx) => {
+            const u = await deleteUser(tx, req.params.id);
+            return { result: u, change: change(req, u, 'USER_DELETED', 'deleted') };
+        });
     });
 };

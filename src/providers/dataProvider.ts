@@ -206,7 +206,16 @@ export interface StorageUsage {
     } | null;
 }
 
+/** GET /health: `database` is present while the database fails (it cannot write, or does not answer). */
+export interface ServerHealth {
+    status: string;
+    message?: string;
+    database?: { status: 'failing'; message: string; since?: string };
+}
+
 export interface CustomMethods {
+    /** GET /health, public; resolves with the body of a 503 too (it says what fails). */
+    getHealth(): Promise<ServerHealth>;
     getCurrentUser(): Promise<User>;
     getConfigurationServers(configurationId: Identifier): Promise<Server[]>;
     getConfigurationMonitors(configurationId: Identifier): Promise<Monitor[]>;
@@ -357,6 +366,7 @@ export const dataProvider: NodeMonitorDataProvider = {
     },
     subscribe: logRealtime.subscribe,
     unsubscribe: logRealtime.unsubscribe,
+    getHealth: async () => (await request<ServerHealth>('/health')).json ?? { status: 'unavailable' },
     getChains: async () => {
         const json = (await authRequest('/chains')).json;
         if (json && typeof json === 'object' && 'chains' in json && Array.isArray(json.chains)) {

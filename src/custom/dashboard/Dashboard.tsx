@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { Title } from 'react-admin';
 
 import { LoadingScreen } from '../layout/LoadingScreen';
+import { DatabaseBanner } from './DatabaseBanner';
 import { MonitorIssuesTable } from './MonitorIssuesTable';
 import { StatCard } from './StatCard';
 import { useDashboardData } from './useDashboardData';
@@ -19,6 +20,7 @@ export const Dashboard = () => {
     return (
         <Box>
             <Title title="Dashboard" />
+            <DatabaseBanner />
             <Grid container spacing={2} sx={{ mb: 3 }}>
                 <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
                     <StatCard

@@ -154,4 +154,50 @@ describe('dashboard', () => {
             vi.useRealTimers();
         }
     });
+
+    describe('database banner (issue 10)', () => {
+        const diskFull =
+            'The database cannot write: could not extend file "base/5/16385": No space left on device. Nothing was saved.';
+        const failingHealth = {
+            status: 503,
+            body: {
+                status: 'unavailable',
+                message: diskFull,
+                database: { status: 'failing', message: diskFull, since: '2024-05-01T10:00:00.000Z' },
+            },
+        };
+        const dashboardApi = (me: object, health: object) => ({
+            'GET /api/users/me': { body: me },
+            'GET /api/monitors/failed': { body: [] },
+            'GET /api/monitors/warnings': { body: [] },
+            'GET /api/servers': { body: [] },
+            'GET /api/health': health,
+        });
+
+        it('shows a super admin that the database cannot write, with the reason', async () => {
+            stubApi(dashboardApi(superAdmin, failingHealth));
+            renderApp('/');
+            expect(await screen.findByText('The database is failing')).toBeInTheDocument();
+            expect(screen.getByText(/No space left on device\. Nothing was saved\./)).toBeInTheDocument();
+            expect(screen.getByText('Critical Issues')).toBeInTheDocument();
+        });
+
+        it('shows nothing while the database works', async () => {
+            const { calls } = stubApi(dashboardApi(superAdmin, { body: { status: 'ok' } }));
+            renderApp('/');
+            await waitFor(() => expect(calls.some((c) => c.path === '/api/health')).toBe(true));
+            await screen.findByText('System Monitoring');
+            expect(screen.queryByText('The database is failing')).not.toBeInTheDocument();
+        });
+
+        it('is not shown to a company admin, who cannot act on it', async () => {
+            const admin = { ...superAdmin, id: 2, username: 'alice', is_super_admin: false };
+            const { calls } = stubApi(dashboardApi(admin, failingHealth));
+            renderApp('/');
+            await screen.findByText('System Monitoring');
+            await waitFor(() => expect(statValue('Critical Issues')).toBe('0'));
+            expect(screen.queryByText('The database is failing')).not.toBeInTheDocument();
+            expect(calls.some((c) => c.path === '/api/health')).toBe(false);
+        });
+    });
 });
