@@ -11,6 +11,7 @@ import {
     toCompany,
     updateCompany,
 } from '../repositories/companies';
+import { endCompanySessions } from '../services/sessions';
 import { idParams, readOnlyFields, stripReadOnly } from './schemas';
 
 const companyBody = z.strictObject({
@@ -48,6 +49,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
     });
     app.put('/api/companies/:id', { schema: { params: idParams, body: companyBody } }, async (req) => {
         const row = await updateCompany(app.ctx.db, req.params.id, stripReadOnly(req.body));
+        if (!row.isActive) await endCompanySessions(app.ctx, row.id);
         await audit(req, `Company "${row.name}" updated by ${req.actor.username}`);
         return toCompany(row);
     });

@@ -67,6 +67,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     app.delete('/api/users/:id', { schema: { params: idParams } }, async (req) => {
         if (req.params.id === req.actor.id) throw forbidden('You cannot delete yourself');
         const user = await deleteUser(app.ctx.db, req.params.id);
+        await endSessions(app.ctx, user.id);
         await audit(req, user.company_id, `User "${user.username}" deleted by ${req.actor.username}`);
         return user;
     });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { writeAudit } from '../audit';
 import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from '../auth/passwords';
@@ -31,12 +32,41 @@ export interface Session {
     refreshToken: { token: string; expiresAt: string };
 }
 
+/** What a revocation ended: every session of a user, or one sign-in (refresh family). */
+export type Revocation = { userId: number; familyId?: string };
+
+const revocations = new WeakMap<AppContext, EventEmitter>();
+
+function revocationBus(ctx: AppContext): EventEmitter {
+    let bus = revocations.get(ctx);
+    if (!bus) {
+        bus = new EventEmitter();
+        bus.setMaxListeners(0);
+        revocations.set(ctx, bus);
+    }
+    return bus;
+}
+
+/**
+ * Tells listeners (the guard's memory of tokens, open log sockets) the moment a session ends, so nothing that
+ * checked the session earlier keeps serving it. Returns the function that unsubscribes.
+ */
+export function onRevocation(ctx: AppContext, listener: (r: Revocation) => void): () => void {
+    const bus = revocationBus(ctx);
+    bus.on('revoked', listener);
+    return () => bus.off('revoked', listener);
+}
+
+function announce(ctx: AppContext, r: Revocation): void {
+    revocationBus(ctx).emit('revoked', r);
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function issue(ctx: AppContext, user: UserRow, familyId: string, familyExpiresAt: Date): Promise<Session> {
     const access = await signAccessToken(
         ctx.keys.accessToken,
-        { userId: user.id, tokenVersion: user.tokenVersion },
+        { userId: user.id, tokenVersion: user.tokenVersion, familyId },
         ctx.config.accessTokenTtlSeconds
     );
     const refresh = newRefreshToken();
@@ -157,7 +187,7 @@ export async function refresh(ctx: AppContext, token: string | undefined, ip: st
         .limit(1);
     if (!row) throw denied;
     if (row.revokedAt) {
-        await revokeFamily(ctx, row.familyId);
+        await revokeFamily(ctx, row.userId, row.familyId);
         await writeAudit(ctx.db, {
             companyId: null,
             actorUserId: row.userId,
@@ -174,7 +204,7 @@ export async function refresh(ctx: AppContext, token: string | undefined, ip: st
         .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.revokedAt)))
         .returning({ id: refreshTokens.id });
     if (revoked.length === 0) {
-        await revokeFamily(ctx, row.familyId);
+        await revokeFamily(ctx, row.userId, row.familyId);
         throw denied;
     }
     const [user] = await ctx.db.select().from(users).where(eq(users.id, row.userId)).limit(1);
@@ -182,17 +212,50 @@ export async function refresh(ctx: AppContext, token: string | undefined, ip: st
     return issue(ctx, user, row.familyId, row.familyExpiresAt);
 }
 
-async function revokeFamily(ctx: AppContext, familyId: string): Promise<void> {
+/**
+ * Ends one sign-in: its refresh tokens are revoked and its lifetime set to now, which is what the guard checks
+ * for the access tokens issued from it.
+ */
+async function revokeFamily(ctx: AppContext, userId: number, familyId: string): Promise<void> {
+    const now = new Date();
     await ctx.db
         .update(refreshTokens)
-        .set({ revokedAt: new Date() })
-        .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+        .set({
+            revokedAt: sql`coalesce(${refreshTokens.revokedAt}, ${now.toISOString()}::timestamptz)`,
+            familyExpiresAt: now,
+        })
+        .where(eq(refreshTokens.familyId, familyId));
+    announce(ctx, { userId, familyId });
+}
+
+/** POST /api/logout: the refresh token presented (as /api/refresh takes it) ends its whole sign-in. */
+export async function logout(ctx: AppContext, token: string | undefined, ip: string): Promise<void> {
+    const denied = new ApiError(401, 'Session expired, please sign in again');
+    if (!token) throw denied;
+    const [row] = await ctx.db
+        .select({ userId: refreshTokens.userId, familyId: refreshTokens.familyId })
+        .from(refreshTokens)
+        .where(eq(refreshTokens.tokenHash, hashRefreshToken(token)))
+        .limit(1);
+    if (!row) throw denied;
+    await revokeFamily(ctx, row.userId, row.familyId);
+    const [user] = await ctx.db
+        .select({ username: users.username, companyId: users.companyId })
+        .from(users)
+        .where(eq(users.id, row.userId));
+    await writeAudit(ctx.db, {
+        companyId: user?.companyId ?? null,
+        actorUserId: row.userId,
+        ip,
+        message: `User "${user?.username ?? row.userId}" signed out from ${ip}`,
+    });
 }
 
 /** Ends every session of a user: refresh families revoked, outstanding access tokens invalidated. */
 export async function endSessions(ctx: AppContext, userId: number): Promise<void> {
     const [u] = await ctx.db.select({ v: users.tokenVersion }).from(users).where(eq(users.id, userId));
-    if (!u) return;
+    // A deleted user has no session left to end, but an open log socket must still hear of it.
+    if (!u) return announce(ctx, { userId });
     await ctx.db
         .update(users)
         .set({ tokenVersion: u.v + 1 })
@@ -201,4 +264,13 @@ export async function endSessions(ctx: AppContext, userId: number): Promise<void
         .update(refreshTokens)
         .set({ revokedAt: new Date() })
         .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+    announce(ctx, { userId });
+}
+
+/**
+ * A deactivated company's sessions end for good: reactivating it later must not bring back tokens issued before.
+ */
+export async function endCompanySessions(ctx: AppContext, companyId: number): Promise<void> {
+    const members = await ctx.db.select({ id: users.id }).from(users).where(eq(users.companyId, companyId));
+    for (const m of members) await endSessions(ctx, m.id);
 }

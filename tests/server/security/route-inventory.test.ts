@@ -34,7 +34,7 @@ function registeredRoutes(app: FastifyInstance): Route[] {
     return out;
 }
 
-const PUBLIC = new Set(['/api/login', '/api/refresh', '/api/health', '/config.js', '/api/logs']);
+const PUBLIC = new Set(['/api/login', '/api/refresh', '/api/logout', '/api/health', '/config.js', '/api/logs']);
 const HEADERS = ['content-security-policy', 'x-content-type-options', 'referrer-policy', 'strict-transport-security'];
 
 let t: TestApp;
@@ -113,8 +113,9 @@ describe('#19 unauthenticated route inventory', () => {
         expect(config.statusCode).toBe(200);
         expect(config.body).not.toMatch(/secret|token|password/i);
         expect((await t.app.inject({ method: 'POST', url: '/api/refresh' })).statusCode).toBe(401);
+        expect((await t.app.inject({ method: 'POST', url: '/api/logout' })).statusCode).toBe(401);
         expect((await t.app.inject({ method: 'POST', url: '/api/login', payload: {} })).statusCode).toBe(400);
-        // The log socket wants a same-origin handshake and a super admin's token.
+        // The log socket wants a same-origin handshake and a super admin's single-use ticket.
         expect((await t.app.inject({ url: '/api/logs' })).statusCode).toBe(403);
         const sameOrigin = { origin: 'http://localhost:8080', host: 'localhost:8080' };
         expect((await t.app.inject({ url: '/api/logs', headers: sameOrigin })).statusCode).toBe(401);
