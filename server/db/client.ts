@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -7,6 +6,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { ensurePrivateDir } from '../data-dir';
 import * as schema from './schema';
 import { acquireDataDirLock } from './lock';
 
@@ -47,7 +47,8 @@ export async function openDatabase(opts: { databaseUrl: string | null; dataDir: 
     } else {
         release = acquireDataDirLock(opts.dataDir);
         const dir = `${opts.dataDir}/pglite`;
-        mkdirSync(opts.dataDir, { recursive: true });
+        // Created before PGlite does, which would make it readable by every local user.
+        ensurePrivateDir(dir);
         try {
             client = new PGlite(dir);
             await client.waitReady;
