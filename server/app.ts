@@ -17,6 +17,7 @@ import { Engine } from './engine/engine';
 import { Watchdog } from './engine/watchdog';
 import { EventBus } from './events';
 import { frameworkErrors, registerErrorHandling } from './http-errors';
+import { registerInputLimits } from './input-limits';
 import { createLogger } from './logger';
 import { LogHub } from './logs/hub';
 import { OutboxDispatcher } from './notify/outbox';
@@ -90,6 +91,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         registerSecurityHeaders(app);
         registerWriteGeneration(app);
         registerAuthGuard(app, config.answerCacheMs);
+        registerInputLimits(app);
         registerAnswerCache(app, config.answerCacheMs);
         app.addHook('onResponse', async (req, reply) => {
             if (reply.statusCode >= 500)

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ensurePrivateDir, tighten } from './data-dir';
 
 /** Everything the server reads from its environment, validated once; nothing else reads process.env. */
 export interface AppConfig {
@@ -76,8 +77,11 @@ function loadSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
         return env.APP_SECRET;
     }
     const file = join(dataDir, 'secret.key');
-    if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-    mkdirSync(dataDir, { recursive: true });
+    ensurePrivateDir(dataDir);
+    if (existsSync(file)) {
+        tighten(file, 0o600);
+        return readFileSync(file, 'utf8').trim();
+    }
     const secret = randomBytes(32).toString('hex');
     writeFileSync(file, `${secret}\n`, { mode: 0o600 });
     chmodSync(file, 0o600);

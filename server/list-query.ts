@@ -23,10 +23,22 @@ const json = <T extends z.ZodType>(schema: T) =>
         })
         .pipe(schema);
 
+/** Names every object has through its prototype: never a field to sort or filter on. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+const ownKey = (s: string) => !PROTOTYPE_KEYS.has(s);
+
 export const listQuerySchema = z.looseObject({
-    sort: json(z.tuple([z.string().max(64), z.enum(['ASC', 'DESC'])])).optional(),
+    sort: json(
+        z.tuple([z.string().max(64).refine(ownKey, 'sort field is not a field'), z.enum(['ASC', 'DESC'])])
+    ).optional(),
     range: json(z.tuple([z.number().int().min(0), z.number().int().min(0)])).optional(),
-    filter: json(z.record(z.string(), z.unknown())).optional(),
+    // Checked on the parsed JSON itself: a record copy would already have turned `__proto__` into a prototype.
+    filter: json(
+        z
+            .unknown()
+            .refine((f) => !f || typeof f !== 'object' || Object.keys(f).every(ownKey), 'filter field is not a field')
+            .pipe(z.record(z.string(), z.unknown()))
+    ).optional(),
 });
 
 export function toListQuery(q: z.infer<typeof listQuerySchema>): ListQuery {
@@ -41,7 +53,7 @@ export function toListQuery(q: z.infer<typeof listQuerySchema>): ListQuery {
 /** Sorts (by a whitelisted field), slices and returns the page with its Content-Range value. */
 export function pageOf<T>(rows: T[], q: ListQuery, resource: string, sortable: Record<string, (row: T) => unknown>) {
     let out = rows;
-    const key = q.sort ? sortable[q.sort.field] : undefined;
+    const key = q.sort && Object.hasOwn(sortable, q.sort.field) ? sortable[q.sort.field] : undefined;
     if (q.sort && key) {
         const dir = q.sort.order === 'ASC' ? 1 : -1;
         out = [...rows].sort((a, b) => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { buildApp } from './app';
 import { hashPassword } from './auth/passwords';
@@ -5,10 +6,12 @@ import { configAsCodeCommand } from './cli/config-as-code';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { users } from './db/schema';
+import { resetPassword, unlockUser } from './services/account-recovery';
 
 /**
  * CLI entry: `start` (default), `migrate`, `create-user --username U [--password P] [--super-admin] [--admin]`,
- * `export` and `import FILE [--dry-run]` (configuration as code).
+ * `export` and `import FILE [--dry-run]` (configuration as code), `unlock --username U`,
+ * `reset-password --username U [--password P]`.
  */
 async function main(): Promise<void> {
     const [command = 'start', ...rest] = process.argv.slice(2);
@@ -22,7 +25,10 @@ async function main(): Promise<void> {
     }
     if (command === 'create-user') return createUser(config, rest);
     if (command === 'export' || command === 'import') return configAsCodeCommand(config, command, rest);
-    throw new ConfigError(`Unknown command "${command}". Use start, migrate, create-user, export or import.`);
+    if (command === 'unlock' || command === 'reset-password') return recover(config, command, rest);
+    throw new ConfigError(
+        `Unknown command "${command}". Use start, migrate, create-user, export, import, unlock or reset-password.`
+    );
 }
 
 async function start(config: ReturnType<typeof loadConfig>): Promise<void> {
@@ -78,6 +84,30 @@ async function createUser(config: ReturnType<typeof loadConfig>, args: string[])
         await db.close();
     }
     console.log(`User "${values.username}" created${values.password ? '' : ` with password "${password}"`}.`);
+}
+
+async function recover(
+    config: ReturnType<typeof loadConfig>,
+    command: 'unlock' | 'reset-password',
+    args: string[]
+): Promise<void> {
+    const { values } = parseArgs({ args, options: { username: { type: 'string' }, password: { type: 'string' } } });
+    if (!values.username) throw new ConfigError(`${command} needs --username`);
+    const db = await openDatabase(config);
+    try {
+        if (command === 'unlock') {
+            await unlockUser(db.db, values.username);
+            console.log(`User "${values.username}" unlocked.`);
+            return;
+        }
+        const password = values.password ?? randomBytes(12).toString('base64url');
+        await resetPassword(db.db, values.username, password);
+        console.log(
+            `Password of "${values.username}" reset${values.password ? '' : ` to "${password}"`}; its sessions were ended.`
+        );
+    } finally {
+        await db.close();
+    }
 }
 
 main().catch((err: unknown) => {

@@ -1,23 +1,32 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { companies, users } from '../db/schema';
+import { companies, refreshTokens, users } from '../db/schema';
 import { ApiError, forbidden } from '../errors';
 import type { Actor } from './actor';
 import { canWrite } from './actor';
-import { verifyAccessToken } from './tokens';
+import { onRevocation } from '../services/sessions';
+import { type AccessClaims, verifyAccessToken } from './tokens';
 
 /**
- * Routes that answer without a session (the log socket checks its own token, browsers cannot send headers); the API
- * documents (/api/openapi.json, /api/docs/…) describe the API and hold no data.
+ * Routes that answer without an access token: refresh and logout take the refresh token, the log socket checks its
+ * own ticket (browsers cannot send headers on a WebSocket); the API documents (/api/openapi.json, /api/docs/…)
+ * describe the API and hold no data.
  */
-const PUBLIC = new Set(['/api/login', '/api/refresh', '/api/health', '/api/logs', '/api/openapi.json']);
+const PUBLIC = new Set(['/api/login', '/api/refresh', '/api/logout', '/api/health', '/api/logs', '/api/openapi.json']);
 
 /** Resolves a bearer access token to an active user of an active company, or null. */
 export async function actorFromToken(app: FastifyInstance, token: string | undefined): Promise<Actor | null> {
     if (!token) return null;
     const claims = await verifyAccessToken(app.ctx.keys.accessToken, token);
-    if (!claims) return null;
+    return claims ? actorFromClaims(app, claims) : null;
+}
+
+/**
+ * The actor behind verified claims, or null once the session is over: user disabled or its token version bumped,
+ * company inactive, or the refresh family the token came from revoked (logout, reuse) or expired.
+ */
+export async function actorFromClaims(app: FastifyInstance, claims: AccessClaims): Promise<Actor | null> {
     const [row] = await app.ctx.db
         .select({
             // Only what the decision needs: never the password hash, and less to decode on every request.
@@ -31,12 +40,13 @@ export async function actorFromToken(app: FastifyInstance, token: string | undef
                 tokenVersion: users.tokenVersion,
             },
             companyActive: companies.isActive,
+            familyLive: sql<boolean>`exists (select 1 from ${refreshTokens} where ${refreshTokens.familyId} = ${claims.familyId} and ${refreshTokens.userId} = ${users.id} and ${refreshTokens.familyExpiresAt} > ${new Date().toISOString()}::timestamptz)`,
         })
         .from(users)
         .leftJoin(companies, eq(companies.id, users.companyId))
         .where(eq(users.id, claims.userId))
         .limit(1);
-    if (!row?.user.isActive || row.user.tokenVersion !== claims.tokenVersion) return null;
+    if (!row?.user.isActive || row.user.tokenVersion !== claims.tokenVersion || !row.familyLive) return null;
     if (row.user.companyId !== null && row.companyActive === false) return null;
     return {
         id: row.user.id,
@@ -77,6 +87,8 @@ export function registerAuthGuard(app: FastifyInstance, rememberMs: number): voi
  */
 function rememberedActors(app: FastifyInstance, rememberMs: number) {
     const known = new Map<string, { actor: Actor; at: number; generation: number; expiresAt: number }>();
+    // A revocation (logout, refresh reuse, a user or company disabled) ends the tokens it covers at once.
+    onRevocation(app.ctx, () => known.clear());
     return async (token: string | undefined): Promise<Actor | null> => {
         if (!token) return null;
         const hit = known.get(token);

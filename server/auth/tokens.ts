@@ -9,11 +9,13 @@ const ALG = 'HS256';
 export interface AccessClaims {
     userId: number;
     tokenVersion: number;
+    /** The refresh family (sign-in) the token was issued from: revoking the family ends the token at once. */
+    familyId: string;
 }
 
 export async function signAccessToken(key: Uint8Array, claims: AccessClaims, ttlSeconds: number) {
     const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
-    const token = await new SignJWT({ tv: claims.tokenVersion, typ: 'access' })
+    const token = await new SignJWT({ tv: claims.tokenVersion, fam: claims.familyId, typ: 'access' })
         .setProtectedHeader({ alg: ALG, typ: 'JWT' })
         .setSubject(String(claims.userId))
         .setIssuer(ISSUER)
@@ -30,8 +32,10 @@ export async function verifyAccessToken(key: Uint8Array, token: string): Promise
     try {
         const { payload } = await jwtVerify(token, key, { algorithms: [ALG], issuer: ISSUER, audience: AUDIENCE });
         const userId = Number(payload.sub);
-        if (payload.typ !== 'access' || !Number.isInteger(userId) || typeof payload.tv !== 'number') return null;
-        return { userId, tokenVersion: payload.tv };
+        const { typ, tv, fam } = payload;
+        if (typ !== 'access' || !Number.isInteger(userId) || typeof tv !== 'number' || typeof fam !== 'string')
+            return null;
+        return { userId, tokenVersion: tv, familyId: fam };
     } catch {
         return null;
     }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -9,6 +9,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { ensurePrivateDir } from '../data-dir';
 import * as schema from './schema';
 import { acquireDataDirLock } from './lock';
 
@@ -64,7 +65,8 @@ export async function openDatabase(opts: { databaseUrl: string | null; dataDir: 
     } else {
         release = acquireDataDirLock(opts.dataDir);
         const dir = `${opts.dataDir}/pglite`;
-        mkdirSync(opts.dataDir, { recursive: true });
+        // Created before PGlite does, which would make it readable by every local user.
+        ensurePrivateDir(dir);
         try {
             await initDataDir(dir);
             client = new PGlite(dir, pgliteOptions);

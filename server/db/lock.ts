@@ -1,12 +1,13 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir } from '../data-dir';
 
 /**
  * PGlite has no cross-process lock, and two processes writing one data directory corrupt it. The lock file holds
  * the owner's pid; a lock left by a dead process is taken over.
  */
 export function acquireDataDirLock(dataDir: string): () => void {
-    mkdirSync(dataDir, { recursive: true });
+    ensurePrivateDir(dataDir);
     const file = join(dataDir, 'node-monitor.lock');
     for (let attempt = 0; attempt < 2; attempt++) {
         try {

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bearer } from '../auth/guard';
 import { getUser } from '../repositories/users';
-import { login, refresh } from '../services/sessions';
+import { login, logout, refresh } from '../services/sessions';
 
 const loginBody = z.object({
     username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(256),
@@ -13,7 +13,7 @@ const loginBody = z.object({
         .max(1024, 'Password is too long'),
 });
 
-/** POST /api/login, POST /api/refresh, GET /api/users/me (spec §7). */
+/** POST /api/login, POST /api/refresh, GET /api/users/me (spec §7); POST /api/logout ends the sign-in. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     await app.register(rateLimit, { global: false });
     const limit = {
@@ -33,5 +33,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post('/api/refresh', { bodyLimit: 8192, config: { rateLimit: limit } }, async (req) =>
         refresh(app.ctx, bearer(req), req.ip)
     );
+    app.post('/api/logout', { bodyLimit: 8192, config: { rateLimit: limit } }, async (req, reply) => {
+        await logout(app.ctx, bearer(req), req.ip);
+        return reply.status(204).send();
+    });
     app.get('/api/users/me', async (req) => getUser(app.ctx.db, req.actor.id));
 };

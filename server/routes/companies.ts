@@ -13,6 +13,7 @@ import {
     updateCompany,
 } from '../repositories/companies';
 import { type Change, mutate } from './mutate';
+import { endCompanySessions } from '../services/sessions';
 import { idParams, readOnlyFields, stripReadOnly } from './schemas';
 
 const companyBody = z.strictObject({
@@ -59,6 +60,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
             const r = await updateCompany(tx, req.params.id, stripReadOnly(req.body));
             return { result: r, change: change(req, r, 'COMPANY_UPDATED', 'updated') };
         });
+        if (!row.isActive) await endCompanySessions(app.ctx, row.id);
         return toCompany(row);
     });
     app.delete('/api/companies/:id', { schema: { params: idParams } }, async (req) => {

@@ -1,21 +1,15 @@
 import websocket from '@fastify/websocket';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { actorFromToken } from '../auth/guard';
+import { actorFromClaims, bearer, requireSuperAdmin } from '../auth/guard';
+import { type AccessClaims, verifyAccessToken } from '../auth/tokens';
 import { ApiError } from '../errors';
+import { SocketTickets } from '../logs/tickets';
+import { onRevocation } from '../services/sessions';
 
-/** How often an open socket re-checks its token, so a disabled or demoted user stops receiving lines. */
+/** A backstop re-check of an open socket's session; revocations close it at once (see onRevocation). */
 const REVALIDATE_MS = 30_000;
-
-/** Browsers cannot set headers on a WebSocket, so the token comes as `?token=` or as the subprotocol `bearer.<token>`. */
-function socketToken(query: { token?: string }, protocol: string | undefined): string | undefined {
-    if (query.token) return query.token;
-    const offered = protocol
-        ?.split(',')
-        .map((p) => p.trim())
-        .find((p) => p.startsWith('bearer.'));
-    return offered?.slice('bearer.'.length);
-}
 
 function sameOrigin(origin: string | undefined, host: string | undefined): boolean {
     if (!origin || !host) return false;
@@ -26,36 +20,58 @@ function sameOrigin(origin: string | undefined, host: string | undefined): boole
     }
 }
 
-/** WS /api/logs: the server's own log lines for super admins, the last ones replayed on connect. */
+/**
+ * POST /api/logs/ticket, then WS /api/logs?ticket=…: the server's own log lines for super admins, the last ones
+ * replayed on connect. The socket never takes an access token in its URL, where proxies would log it.
+ */
 export const logRoutes: FastifyPluginAsyncZod = async (app) => {
     await app.register(websocket, { options: { maxPayload: 4096 } });
-    const query = z.object({ token: z.string().max(4096).optional() });
+    const tickets = new SocketTickets();
+    const sessions = new WeakMap<FastifyRequest, AccessClaims>();
+
+    app.post('/api/logs/ticket', { onRequest: requireSuperAdmin }, async (req) => {
+        // The guard has accepted this token; its claims tie the socket to this sign-in.
+        const claims = await verifyAccessToken(app.ctx.keys.accessToken, bearer(req) ?? '');
+        if (!claims) throw new ApiError(401, 'Authentication required');
+        return tickets.issue(claims);
+    });
+
     app.get(
         '/api/logs',
         {
             websocket: true,
-            schema: { querystring: query },
+            schema: { querystring: z.object({ ticket: z.string().max(256).optional() }) },
             preValidation: async (req) => {
                 if (!sameOrigin(req.headers.origin, req.headers.host))
                     throw new ApiError(403, 'Cross-origin log socket refused');
-                const token = socketToken(req.query as { token?: string }, req.headers['sec-websocket-protocol']);
-                const actor = await actorFromToken(app, token);
-                if (!actor) throw new ApiError(401, 'Authentication required');
+                const claims = tickets.redeem((req.query as { ticket?: string }).ticket);
+                const actor = claims ? await actorFromClaims(app, claims) : null;
+                if (!claims || !actor) throw new ApiError(401, 'Authentication required');
                 if (!actor.isSuperAdmin) throw new ApiError(403, 'Only super admins can read the log tail');
+                sessions.set(req, claims);
             },
         },
         (socket, req) => {
-            const token = socketToken(req.query as { token?: string }, req.headers['sec-websocket-protocol']);
+            const claims = sessions.get(req);
+            if (!claims) return socket.close(4001, 'Session ended');
+            const end = () => {
+                if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING)
+                    socket.close(4001, 'Session ended');
+            };
             for (const line of app.ctx.logHub.recent()) socket.send(JSON.stringify(line));
             const unsubscribe = app.ctx.logHub.subscribe((line) => {
                 if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(line));
             });
+            const stopListening = onRevocation(app.ctx, (r) => {
+                if (r.userId === claims.userId && (!r.familyId || r.familyId === claims.familyId)) end();
+            });
             const timer = setInterval(async () => {
-                const actor = await actorFromToken(app, token).catch(() => null);
-                if (!actor?.isSuperAdmin) socket.close(4001, 'Session ended');
+                const actor = await actorFromClaims(app, claims).catch(() => null);
+                if (!actor?.isSuperAdmin) end();
             }, REVALIDATE_MS);
             socket.on('close', () => {
                 unsubscribe();
+                stopListening();
                 clearInterval(timer);
             });
             // The socket is one-way: anything the client sends is ignored.

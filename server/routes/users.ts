@@ -75,9 +75,11 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     });
     app.delete('/api/users/:id', { schema: { params: idParams } }, async (req) => {
         if (req.params.id === req.actor.id) throw forbidden('You cannot delete yourself');
-        return mutate(app, req, async (tx) => {
+        const user = await mutate(app, req, async (tx) => {
             const u = await deleteUser(tx, req.params.id);
             return { result: u, change: change(req, u, 'USER_DELETED', 'deleted') };
         });
+        await endSessions(app.ctx, user.id);
+        return user;
     });
 };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { writeAudit } from '../audit';
 import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from '../auth/passwords';
@@ -7,6 +8,7 @@ import type { AppContext } from '../context';
 import { companies, refreshTokens, users } from '../db/schema';
 import type { UserRow } from '../db/schema';
 import { ApiError } from '../errors';
+import { type FailureRun, LoginLocks } from './login-locks';
 
 /** Absolute lifetime of a refresh family: short for admins, longer for read-only users. */
 const FAMILY_TTL_ADMIN_MS = 12 * 3600_000;
@@ -16,14 +18,6 @@ const FREE_FAILURES = 5;
 const MAX_DELAY_MS = 8_000;
 /** A run of failures ends after an hour without one; the next failure starts counting from 1 again. */
 const FAILURE_WINDOW_MS = 3600_000;
-/**
- * Soft lock (security item 1): after LOCK_AFTER failures in a run the account refuses every password, the right
- * one included, with the same generic answer, until LOCK_MS after the last counted failure. Attempts while locked
- * are not counted, so at most LOCK_AFTER + 60 min / LOCK_MS passwords can be tried an hour, from any number of IPs.
- */
-const LOCK_AFTER = 50;
-const LOCK_MS = 15 * 60_000;
-
 const INVALID = 'Invalid username or password';
 
 export interface Session {
@@ -31,12 +25,41 @@ export interface Session {
     refreshToken: { token: string; expiresAt: string };
 }
 
+/** What a revocation ended: every session of a user, or one sign-in (refresh family). */
+export type Revocation = { userId: number; familyId?: string };
+
+const revocations = new WeakMap<AppContext, EventEmitter>();
+
+function revocationBus(ctx: AppContext): EventEmitter {
+    let bus = revocations.get(ctx);
+    if (!bus) {
+        bus = new EventEmitter();
+        bus.setMaxListeners(0);
+        revocations.set(ctx, bus);
+    }
+    return bus;
+}
+
+/**
+ * Tells listeners (the guard's memory of tokens, open log sockets) the moment a session ends, so nothing that
+ * checked the session earlier keeps serving it. Returns the function that unsubscribes.
+ */
+export function onRevocation(ctx: AppContext, listener: (r: Revocation) => void): () => void {
+    const bus = revocationBus(ctx);
+    bus.on('revoked', listener);
+    return () => bus.off('revoked', listener);
+}
+
+function announce(ctx: AppContext, r: Revocation): void {
+    revocationBus(ctx).emit('revoked', r);
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function issue(ctx: AppContext, user: UserRow, familyId: string, familyExpiresAt: Date): Promise<Session> {
     const access = await signAccessToken(
         ctx.keys.accessToken,
-        { userId: user.id, tokenVersion: user.tokenVersion },
+        { userId: user.id, tokenVersion: user.tokenVersion, familyId },
         ctx.config.accessTokenTtlSeconds
     );
     const refresh = newRefreshToken();
@@ -65,18 +88,24 @@ function recentFailures(row: { failedLogins: number; lastFailedLoginAt: Date | n
     return last !== undefined && now - last < FAILURE_WINDOW_MS ? row.failedLogins : 0;
 }
 
-function isLocked(row: { failedLogins: number; lastFailedLoginAt: Date | null }, now = Date.now()): boolean {
-    const last = row.lastFailedLoginAt?.getTime();
-    return last !== undefined && recentFailures(row, now) >= LOCK_AFTER && now - last < LOCK_MS;
-}
-
-/** Read after hashing, so a burst of parallel attempts sees the failures counted while it waited for a hash slot. */
-async function lockedOut(ctx: AppContext, userId: number): Promise<boolean> {
+/** The account's failure run as it is now, read after hashing so a parallel burst sees the failures counted. */
+async function accountRun(ctx: AppContext, userId: number): Promise<FailureRun | null> {
     const [row] = await ctx.db
         .select({ failedLogins: users.failedLogins, lastFailedLoginAt: users.lastFailedLoginAt })
         .from(users)
         .where(eq(users.id, userId));
-    return row ? isLocked(row) : false;
+    return row ?? null;
+}
+
+const locks = new WeakMap<AppContext, LoginLocks>();
+
+function loginLocks(ctx: AppContext): LoginLocks {
+    let l = locks.get(ctx);
+    if (!l) {
+        l = new LoginLocks(FAILURE_WINDOW_MS);
+        locks.set(ctx, l);
+    }
+    return l;
 }
 
 /** One more failure, counted in the database (parallel attempts must not overwrite each other's count). */
@@ -90,8 +119,6 @@ async function countFailure(ctx: AppContext, userId: number): Promise<void> {
         })
         .where(eq(users.id, userId));
 }
-
-type FailureRun = { failedLogins: number; lastFailedLoginAt: Date | null };
 
 /**
  * Failure runs of usernames that do not exist, kept in memory (bounded), so that an unknown name slows down and
@@ -115,27 +142,35 @@ function countUnknownFailure(ctx: AppContext, username: string): void {
 
 /**
  * One answer for every failure (unknown user, wrong password, inactive, locked), with the same work done for
- * each: a password hash is always verified, against a dummy hash when the user does not exist.
+ * each: a password hash is always verified, against a dummy hash when the user does not exist. Failures slow
+ * every attempt on the account down; a lock refuses only the addresses that failed (see LoginLocks).
  */
 export async function login(ctx: AppContext, username: string, password: string, ip: string): Promise<Session> {
     const [user] = await ctx.db.select().from(users).where(eq(users.username, username)).limit(1);
+    const l = loginLocks(ctx);
+    // No failure on record: the run was never started, or the account was unlocked from the console's host.
+    if (user && user.lastFailedLoginAt === null) l.forget(username);
     const run = user ?? unknownRun(ctx, username);
     const failures = recentFailures(run);
-    // A locked account answers without the delay: its answer is decided, and waiting would only tie up the caller.
-    if (failures >= FREE_FAILURES && !isLocked(run)) {
+    // A locked address answers without the delay: its answer is decided, and waiting would only tie up the caller.
+    if (failures >= FREE_FAILURES && !l.locked(username, ip, failures)) {
         await sleep(Math.min(MAX_DELAY_MS, 250 * 2 ** (failures - FREE_FAILURES)));
     }
     const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
     // An unknown user runs the same statements (against id 0, which matches no row), so both answers take as long.
-    const locked = (await lockedOut(ctx, user?.id ?? 0)) || (!user && isLocked(run));
+    const now = (await accountRun(ctx, user?.id ?? 0)) ?? unknownRun(ctx, username);
+    const locked = l.locked(username, ip, recentFailures(now));
     if (!user || !ok || locked || !user.isActive || !(await companyActive(ctx, user.companyId))) {
-        if (!locked) await countFailure(ctx, user?.id ?? 0);
-        if (!locked && !user) countUnknownFailure(ctx, username);
+        if (!locked) {
+            await countFailure(ctx, user?.id ?? 0);
+            if (!user) countUnknownFailure(ctx, username);
+            l.count(username, ip);
+        }
         await writeAudit(ctx.db, {
             companyId: user?.companyId ?? null,
             actorUserId: user?.id ?? null,
             ip,
-            message: `Failed login for user "${username.slice(0, 64)}" from ${ip}${locked ? ' (account temporarily locked after repeated failures)' : ''}`,
+            message: `Failed login for user "${username.slice(0, 64)}" from ${ip}${locked ? ' (temporarily locked for this address after repeated failures)' : ''}`,
         });
         throw new ApiError(401, INVALID);
     }
@@ -157,7 +192,7 @@ export async function refresh(ctx: AppContext, token: string | undefined, ip: st
         .limit(1);
     if (!row) throw denied;
     if (row.revokedAt) {
-        await revokeFamily(ctx, row.familyId);
+        await revokeFamily(ctx, row.userId, row.familyId);
         await writeAudit(ctx.db, {
             companyId: null,
             actorUserId: row.userId,
@@ -174,7 +209,7 @@ export async function refresh(ctx: AppContext, token: string | undefined, ip: st
         .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.revokedAt)))
         .returning({ id: refreshTokens.id });
     if (revoked.length === 0) {
-        await revokeFamily(ctx, row.familyId);
+        await revokeFamily(ctx, row.userId, row.familyId);
         throw denied;
     }
     const [user] = await ctx.db.select().from(users).where(eq(users.id, row.userId)).limit(1);
@@ -182,17 +217,50 @@ export async function refresh(ctx: AppContext, token: string | undefined, ip: st
     return issue(ctx, user, row.familyId, row.familyExpiresAt);
 }
 
-async function revokeFamily(ctx: AppContext, familyId: string): Promise<void> {
+/**
+ * Ends one sign-in: its refresh tokens are revoked and its lifetime set to now, which is what the guard checks
+ * for the access tokens issued from it.
+ */
+async function revokeFamily(ctx: AppContext, userId: number, familyId: string): Promise<void> {
+    const now = new Date();
     await ctx.db
         .update(refreshTokens)
-        .set({ revokedAt: new Date() })
-        .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+        .set({
+            revokedAt: sql`coalesce(${refreshTokens.revokedAt}, ${now.toISOString()}::timestamptz)`,
+            familyExpiresAt: now,
+        })
+        .where(eq(refreshTokens.familyId, familyId));
+    announce(ctx, { userId, familyId });
+}
+
+/** POST /api/logout: the refresh token presented (as /api/refresh takes it) ends its whole sign-in. */
+export async function logout(ctx: AppContext, token: string | undefined, ip: string): Promise<void> {
+    const denied = new ApiError(401, 'Session expired, please sign in again');
+    if (!token) throw denied;
+    const [row] = await ctx.db
+        .select({ userId: refreshTokens.userId, familyId: refreshTokens.familyId })
+        .from(refreshTokens)
+        .where(eq(refreshTokens.tokenHash, hashRefreshToken(token)))
+        .limit(1);
+    if (!row) throw denied;
+    await revokeFamily(ctx, row.userId, row.familyId);
+    const [user] = await ctx.db
+        .select({ username: users.username, companyId: users.companyId })
+        .from(users)
+        .where(eq(users.id, row.userId));
+    await writeAudit(ctx.db, {
+        companyId: user?.companyId ?? null,
+        actorUserId: row.userId,
+        ip,
+        message: `User "${user?.username ?? row.userId}" signed out from ${ip}`,
+    });
 }
 
 /** Ends every session of a user: refresh families revoked, outstanding access tokens invalidated. */
 export async function endSessions(ctx: AppContext, userId: number): Promise<void> {
     const [u] = await ctx.db.select({ v: users.tokenVersion }).from(users).where(eq(users.id, userId));
-    if (!u) return;
+    // A deleted user has no session left to end, but an open log socket must still hear of it.
+    if (!u) return announce(ctx, { userId });
     await ctx.db
         .update(users)
         .set({ tokenVersion: u.v + 1 })
@@ -201,4 +269,13 @@ export async function endSessions(ctx: AppContext, userId: number): Promise<void
         .update(refreshTokens)
         .set({ revokedAt: new Date() })
         .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+    announce(ctx, { userId });
+}
+
+/**
+ * A deactivated company's sessions end for good: reactivating it later must not bring back tokens issued before.
+ */
+export async function endCompanySessions(ctx: AppContext, companyId: number): Promise<void> {
+    const members = await ctx.db.select({ id: users.id }).from(users).where(eq(users.companyId, companyId));
+    for (const m of members) await endSessions(ctx, m.id);
 }

@@ -1,5 +1,6 @@
 import type { LogMessage } from '../../common/entities';
 import { getConfig } from './config';
+import { messageOf, request } from './httpClient';
 import { getAccessToken, loadSession } from './session';
 
 /** The realtime topic of the live log tail (react-admin's `subscribe(topic, callback)` convention). */
@@ -55,8 +56,9 @@ const lineKey = (line: LogMessage) => `${line.timestamp}|${line.level}|${line.me
 const SEEN_LIMIT = 1000;
 
 /**
- * One subscriber's connection to the log socket. The socket takes a super admin's access token as `?token=`;
- * every (re)connect asks the session for a token, so an expired one is refreshed first. After any close that
+ * One subscriber's connection to the log socket. Every (re)connect asks the session for a token (an expired one is
+ * refreshed first) and trades it for a single-use ticket (`POST /logs/ticket`) that goes in the socket URL as
+ * `?ticket=`: the token itself never appears in a URL, where proxies would log it. After any close that
  * the subscriber did not ask for (server restart, token expiry, network), it reconnects with backoff. The server
  * replays its last lines on each connect; lines already delivered are dropped then.
  */
@@ -116,8 +118,15 @@ export class LogConnection {
             this.status('closed', 'Not signed in');
             return;
         }
+        const ticket = await request<{ ticket?: unknown }>('/logs/ticket', { method: 'POST', token });
+        if (this.stopped) return;
+        if (!ticket.ok || typeof ticket.json?.ticket !== 'string') {
+            this.status('error', messageOf(ticket.json) ?? `HTTP error ${ticket.status}`);
+            this.scheduleReconnect();
+            return;
+        }
         const url = new URL(getConfig('socketUrl'), window.location.href);
-        url.searchParams.set('token', token);
+        url.searchParams.set('ticket', ticket.json.ticket);
         const socket = new WebSocket(url.toString());
         this.socket = socket;
         this.replayBefore = this.latest;

@@ -23,6 +23,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** A single-use socket ticket bought with an access token (POST /api/logs/ticket). */
+async function ticketUrl(token: string): Promise<string> {
+    const res = await t.app.inject({ method: 'POST', url: '/api/logs/ticket', headers: auth(token) });
+    expect(res.statusCode).toBe(200);
+    return `${base}?ticket=${res.json().ticket}`;
+}
+
 function connect(url: string, headers: Record<string, string>) {
     const ws = new WebSocket(url, { headers });
     const lines: LogMessage[] = [];
@@ -37,7 +44,7 @@ function connect(url: string, headers: Record<string, string>) {
 
 describe('WS /api/logs', () => {
     it('replays recent lines and streams new ones as {level, message, timestamp} to a super admin', async () => {
-        const { ws, lines, opened } = await connect(`${base}?token=${rootToken}`, { origin });
+        const { ws, lines, opened } = connect(await ticketUrl(rootToken), { origin });
         await opened;
         await t.app.inject({
             method: 'POST',
@@ -56,12 +63,16 @@ describe('WS /api/logs', () => {
     });
 
     it.each([
-        ['a company admin', () => `${base}?token=${adminToken}`, () => origin, '403'],
-        ['no token', () => base, () => origin, '401'],
-        ['another origin', () => `${base}?token=${rootToken}`, () => 'https://evil.example', '403'],
+        ['no ticket', async (): Promise<string> => base, () => origin, '401'],
+        ['another origin', (): Promise<string> => ticketUrl(rootToken), () => 'https://evil.example', '403'],
     ])('refuses %s', async (_who, url, from, status) => {
-        const { opened } = connect(url(), { origin: from() });
+        const { opened } = connect(await url(), { origin: from() });
         await expect(opened).rejects.toThrow(status);
+    });
+
+    it('refuses a ticket to a company admin', async () => {
+        const res = await t.app.inject({ method: 'POST', url: '/api/logs/ticket', headers: auth(adminToken) });
+        expect(res.statusCode).toBe(403);
     });
 
     it('never carries a password or token in a line', async () => {

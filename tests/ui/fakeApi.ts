@@ -87,3 +87,13 @@ export const superAdmin = {
     created_at: '2024-01-01T10:00:00.000Z',
     updated_at: '2024-01-02T10:00:00.000Z',
 };
+
+/** `POST /api/logs/ticket` as the server answers it: a single-use ticket, here named after the token it was bought with. */
+export const logTicket: Record<string, FakeHandler> = {
+    'POST /api/logs/ticket': (request) => ({
+        body: {
+            ticket: `ticket-for-${request.headers.get('Authorization')?.replace('Bearer ', '')}`,
+            expiresAt: inOneHour(),
+        },
+    }),
+};

@@ -13,7 +13,15 @@ type InjectMethod = InjectOptions['method'];
  * Security checklist items 19, 21, 38, 40 and the 5xx rule of architecture §3: every registered route, called
  * without a token, with odd path parameters or over a failing database, answers briefly and with the headers.
  */
-const PUBLIC = new Set(['/api/login', '/api/refresh', '/api/health', '/config.js', '/api/logs', '/api/openapi.json']);
+const PUBLIC = new Set([
+    '/api/login',
+    '/api/refresh',
+    '/api/logout',
+    '/api/health',
+    '/config.js',
+    '/api/logs',
+    '/api/openapi.json',
+]);
 /** The API reference page and its static files: documentation, no data. */
 const isPublic = (url: string) => PUBLIC.has(url) || url.startsWith('/api/docs');
 const HEADERS = ['content-security-policy', 'x-content-type-options', 'referrer-policy', 'strict-transport-security'];
@@ -94,8 +102,9 @@ describe('#19 unauthenticated route inventory', () => {
         expect(config.statusCode).toBe(200);
         expect(config.body).not.toMatch(/secret|token|password/i);
         expect((await t.app.inject({ method: 'POST', url: '/api/refresh' })).statusCode).toBe(401);
+        expect((await t.app.inject({ method: 'POST', url: '/api/logout' })).statusCode).toBe(401);
         expect((await t.app.inject({ method: 'POST', url: '/api/login', payload: {} })).statusCode).toBe(400);
-        // The log socket wants a same-origin handshake and a super admin's token.
+        // The log socket wants a same-origin handshake and a super admin's single-use ticket.
         expect((await t.app.inject({ url: '/api/logs' })).statusCode).toBe(403);
         const sameOrigin = { origin: 'http://localhost:8080', host: 'localhost:8080' };
         expect((await t.app.inject({ url: '/api/logs', headers: sameOrigin })).statusCode).toBe(401);

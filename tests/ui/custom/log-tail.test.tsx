@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { LEVEL_COLORS } from '../../../src/custom/log-tail/logLines';
-import { inOneHour, storeSession, stubApi, superAdmin } from '../fakeApi';
+import { inOneHour, logTicket, storeSession, stubApi, superAdmin } from '../fakeApi';
 import { renderApp } from '../renderApp';
 
 /** A WebSocket the test drives: `open()`, `receive(data)`, `fail()`, `serverClose()`. */
@@ -87,10 +87,10 @@ describe('log tail', () => {
         vi.stubGlobal('WebSocket', FakeWebSocket);
     });
 
-    it('connects with the access token, then shows lines with their time and level colour', async () => {
-        stubApi({ 'GET /api/users/me': { body: superAdmin } });
+    it('connects with a ticket bought with the access token (never the token in the URL), then shows lines with their time and level colour', async () => {
+        stubApi({ 'GET /api/users/me': { body: superAdmin }, ...logTicket });
         const socket = await openTail();
-        expect(socket.url).toBe('ws://localhost:8081/api/logs?token=access-1');
+        expect(socket.url).toBe('ws://localhost:8081/api/logs?ticket=ticket-for-access-1');
         expect(screen.getByRole('heading', { name: 'Tail log', level: 1 })).toBeInTheDocument();
 
         await socket.receive(line('debug', 'polling block 42'));
@@ -115,7 +115,7 @@ describe('log tail', () => {
     });
 
     it("filters on the message and 'Clear' empties the list", async () => {
-        stubApi({ 'GET /api/users/me': { body: superAdmin } });
+        stubApi({ 'GET /api/users/me': { body: superAdmin }, ...logTicket });
         const user = userEvent.setup();
         const socket = await openTail();
         await socket.receive(line('info', 'Monitor Block height checked'));
@@ -139,6 +139,7 @@ describe('log tail', () => {
     it('adds an error line on error and reconnects with a fresh token, skipping the replayed lines', async () => {
         const { calls } = stubApi({
             'GET /api/users/me': { body: superAdmin },
+            ...logTicket,
             'POST /api/refresh': {
                 body: {
                     accessToken: { token: 'access-2', expiresAt: inOneHour() },
@@ -158,7 +159,7 @@ describe('log tail', () => {
 
         await waitFor(() => expect(FakeWebSocket.instances).toHaveLength(2), { timeout: 3000 });
         const second = lastSocket();
-        expect(second.url).toBe('ws://localhost:8081/api/logs?token=access-2');
+        expect(second.url).toBe('ws://localhost:8081/api/logs?ticket=ticket-for-access-2');
         expect(calls.some((call) => call.method === 'POST' && call.path === '/api/refresh')).toBe(true);
         second.open();
         await waitFor(() => expect(screen.getAllByText('WebSocket connection established!')).toHaveLength(2));
@@ -170,7 +171,7 @@ describe('log tail', () => {
     });
 
     it('reconnects after the server closes the socket, and closes it on leaving the page', async () => {
-        stubApi({ 'GET /api/users/me': { body: superAdmin } });
+        stubApi({ 'GET /api/users/me': { body: superAdmin }, ...logTicket });
         const user = userEvent.setup();
         const socket = await openTail();
         socket.serverClose();

@@ -137,6 +137,27 @@ describe('session', () => {
         expect(localStorage.getItem(SESSION_KEY)).toBeNull();
     });
 
+    it('logout ends the sign-in on the server with the refresh token, as /refresh takes it', async () => {
+        storeSession();
+        const { calls } = stubApi({ 'POST /api/logout': { status: 204 } });
+        await expect(authProvider.logout({})).resolves.toBe('/login');
+        expect(localStorage.getItem(SESSION_KEY)).toBeNull();
+        await vi.waitFor(() => expect(calls).toHaveLength(1));
+        expect(calls[0]?.method).toBe('POST');
+        expect(calls[0]?.path).toBe('/api/logout');
+        expect(calls[0]?.headers.get('Authorization')).toBe('Bearer refresh-1');
+    });
+
+    it('logout still signs out locally when the server cannot be reached, and sends nothing without a session', async () => {
+        storeSession();
+        const { calls } = stubApi({ 'POST /api/logout': 'network' });
+        await expect(authProvider.logout({})).resolves.toBe('/login');
+        expect(loadSession()).toBeNull();
+        await vi.waitFor(() => expect(calls).toHaveLength(1));
+        await expect(authProvider.logout({})).resolves.toBe('/login');
+        expect(calls).toHaveLength(1);
+    });
+
     it('checkError signs out on 401 only', async () => {
         storeSession();
         await expect(authProvider.checkError({ status: 403 })).resolves.toBeUndefined();

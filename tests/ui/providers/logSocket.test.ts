@@ -1,5 +1,5 @@
 import { type LogEvent, logRealtime, parseLogLine, reconnectDelay } from '../../../src/providers/logSocket';
-import { anHourAgo, inOneHour, storeSession, stubApi } from '../fakeApi';
+import { anHourAgo, inOneHour, logTicket, storeSession, stubApi } from '../fakeApi';
 
 class QuietSocket {
     static readonly CLOSED = 3;
@@ -49,6 +49,7 @@ describe('logSocket', () => {
         storeSession(anHourAgo(), inOneHour());
         let refresh: 'network' | 'ok' = 'network';
         stubApi({
+            ...logTicket,
             'POST /api/refresh': () =>
                 refresh === 'network'
                     ? Promise.reject(new TypeError('Failed to fetch'))
@@ -68,9 +69,40 @@ describe('logSocket', () => {
         expect(QuietSocket.instances).toHaveLength(0);
         refresh = 'ok';
         await vi.waitFor(() => expect(QuietSocket.instances).toHaveLength(1), { timeout: 3000 });
-        expect(QuietSocket.instances[0].url).toBe('ws://localhost:8081/api/logs?token=access-9');
+        expect(QuietSocket.instances[0].url).toBe('ws://localhost:8081/api/logs?ticket=ticket-for-access-9');
         await logRealtime.unsubscribe('logs', callback);
         expect(QuietSocket.instances[0].readyState).toBe(3);
         await expect(logRealtime.subscribe('other', callback)).rejects.toThrow('Unknown realtime topic other');
+    });
+});
+
+describe('logSocket tickets', () => {
+    it('opens no socket while the ticket is refused, and reports the server message', async () => {
+        QuietSocket.instances = [];
+        vi.stubGlobal('WebSocket', QuietSocket);
+        storeSession();
+        let refuse = true;
+        const { calls } = stubApi({
+            'POST /api/logs/ticket': (request) =>
+                refuse
+                    ? { status: 403, body: { message: 'Only super admins can do this' } }
+                    : (logTicket['POST /api/logs/ticket'] as (r: typeof request) => { body: unknown })(request),
+        });
+        const events: LogEvent[] = [];
+        const callback = (event: LogEvent) => events.push(event);
+        await logRealtime.subscribe('logs', callback);
+        await vi.waitFor(() =>
+            expect(events).toContainEqual({
+                topic: 'logs',
+                type: 'status',
+                payload: { status: 'error', message: 'Only super admins can do this' },
+            })
+        );
+        expect(QuietSocket.instances).toHaveLength(0);
+        expect(calls[0]?.headers.get('Authorization')).toBe('Bearer access-1');
+        refuse = false;
+        await vi.waitFor(() => expect(QuietSocket.instances).toHaveLength(1), { timeout: 3000 });
+        expect(QuietSocket.instances[0].url).toBe('ws://localhost:8081/api/logs?ticket=ticket-for-access-1');
+        await logRealtime.unsubscribe('logs', callback);
     });
 });
