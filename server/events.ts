@@ -21,6 +21,7 @@ export const EVENT_NAMES = [
     'NOTIFICATION_CHANNEL_DISASSOCIATED',
     'NOTIFICATION_CHANNEL_TESTED',
     'NOTIFICATION_SENT',
+    'COMPANY_UPDATED',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

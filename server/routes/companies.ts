@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { MAX_CONCURRENT_CHECKS_LIMIT, MIN_INTERVAL_SECONDS_LIMIT } from '../../common/company-quota';
 import { writeAudit } from '../audit';
 import { requireSuperAdmin } from '../auth/guard';
 import { listQuerySchema, pageOf, toListQuery } from '../list-query';
@@ -16,8 +17,24 @@ import { idParams, readOnlyFields, stripReadOnly } from './schemas';
 const companyBody = z.strictObject({
     name: z.string({ error: 'Company name is required' }).trim().min(1, 'Company name is required').max(200),
     is_active: z.boolean().default(true),
+    ...quotaFields(),
     ...readOnlyFields,
 });
+
+/** Engine quota (issue 8 item 6); optional, so a body of name and is_active alone keeps the stored quota. */
+function quotaFields() {
+    const whole = (label: string, max: number) =>
+        z
+            .number({ error: `${label} must be a whole number` })
+            .int(`${label} must be a whole number`)
+            .min(1, `${label} must be at least 1`)
+            .max(max, `${label} must be at most ${max}`)
+            .optional();
+    return {
+        max_concurrent_checks: whole('Max concurrent checks', MAX_CONCURRENT_CHECKS_LIMIT),
+        min_interval_seconds: whole('Min interval (seconds)', MIN_INTERVAL_SECONDS_LIMIT),
+    };
+}
 
 /** Companies: super admins only (spec §6, architecture §3). List answers `{results}`. */
 export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -49,6 +66,8 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
     app.put('/api/companies/:id', { schema: { params: idParams, body: companyBody } }, async (req) => {
         const row = await updateCompany(app.ctx.db, req.params.id, stripReadOnly(req.body));
         await audit(req, `Company "${row.name}" updated by ${req.actor.username}`);
+        // The engine applies a changed quota at once.
+        app.ctx.events.emit({ name: 'COMPANY_UPDATED' });
         return toCompany(row);
     });
     app.delete('/api/companies/:id', { schema: { params: idParams } }, async (req) => {
