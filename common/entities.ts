@@ -10,6 +10,10 @@ export interface CompanyRef {
 
 export interface Company extends CompanyRef {
     is_active: boolean;
+    /** Engine quota: checks of this company in flight at once. */
+    max_concurrent_checks: number;
+    /** Engine quota: the shortest interval its monitors run at, in seconds. */
+    min_interval_seconds: number;
     created_at: string;
     updated_at: string;
 }

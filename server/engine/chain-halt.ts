@@ -27,9 +27,15 @@ export interface Halt {
 }
 
 /**
+ * The pool a node's heights count towards: its company's nodes that report the same chain id. Nothing another
+ * company watches (nor the free-text chain name anyone types) can make a company's node look part of a halt.
+ */
+export const chainPool = (companyId: number, network: string): string => `${companyId}/${network}`;
+
+/**
  * Chain-halt inhibition (reliability item R14). When a chain stops, every node of it stops, and every blockCheck
- * would alert for what is one fact. Heights are pooled per chain across every node the engine watches; when at
- * least two nodes stand still at the highest of them, the chain has halted. Then a
+ * would alert for what is one fact. Heights are pooled per company and per chain id as the nodes report it (see
+ * `chainPool`); when at least two nodes of a pool stand still at the highest of them, the chain has halted. Then a
  * configuration gets one CHAIN STALLED message, the alerts, reminders and recoveries of its blockChecks standing at
  * the halt height are held back (their audit trail is kept), and one CHAIN RESUMED message ends it when the first of
  * its nodes makes progress again. A node that does not follow the chain within five minutes is alerted on its own.
@@ -52,12 +58,12 @@ export class ChainHalts {
     }
 
     /**
-     * The halt of `chain` now, or null. Halted means: at least two nodes answered, later than `graceMs` after the
+     * The halt of the chain of `pool` (a `chainPool` key) now, or null. Halted means: at least two nodes answered, later than `graceMs` after the
      * highest height was first seen, that they still stand at it. Nodes polled rarely therefore cannot make a node
      * that stopped alone look like a halted chain: it takes fresh answers from others that they stopped too.
      */
-    haltOf(chain: string, nowMs: number, graceMs: number): Halt | null {
-        const view = this.chains.get(chain);
+    haltOf(pool: string, nowMs: number, graceMs: number): Halt | null {
+        const view = this.chains.get(pool);
         if (!view) return null;
         let standing = 0;
         for (const [server, node] of view.nodes) {
@@ -94,8 +100,12 @@ export class ChainHalts {
         nowMs: number
     ): Transition {
         const chain = target.configuration.chain;
-        const height = reading.ok ? (reading.value as BlockMeasurement).height : null;
-        if (height !== null && target.server) this.observe(chain, target.server.id, height, nowMs);
+        const companyId = target.configuration.companyId;
+        const measured = reading.ok ? (reading.value as BlockMeasurement) : null;
+        const height = measured ? measured.height : null;
+        const network = measured?.network ? measured.network : null;
+        const pool = network !== null ? chainPool(companyId, network) : null;
+        if (height !== null && pool !== null && target.server) this.observe(pool, target.server.id, height, nowMs);
         const alerting =
             next.state.status === 'alerting' || (next.state.status === 'flapping' && next.state.failing === true);
         const erring = alerting && verdict.level === 'error';
@@ -104,10 +114,17 @@ export class ChainHalts {
         // A node whose own incident was already announced keeps it, recovery included: joining would swallow that.
         const ownIncident = !prev.chain && prev.status !== 'normal' && prev.status !== 'pending';
         // Asked only of a node in Error: the scan over the chain's nodes stays off the path of healthy checks.
-        const halt = erring && !ownIncident && height !== null ? this.haltOf(chain, nowMs, graceMs) : null;
+        const halt =
+            erring && !ownIncident && height !== null && pool !== null ? this.haltOf(pool, nowMs, graceMs) : null;
         if (halt !== null && height !== null && height >= halt.height - 1) {
             const known = this.incidentOf(configId, prev.chain, halt.height);
-            const incident = known ?? { id: randomUUID(), height: halt.height, since: halt.since, reporter: target.id };
+            const incident = known ?? {
+                id: randomUUID(),
+                height: halt.height,
+                since: halt.since,
+                reporter: target.id,
+                network: network ?? undefined,
+            };
             this.open.set(configId, incident);
             const notification: Notification | null = !known
                 ? {
@@ -144,7 +161,10 @@ export class ChainHalts {
             };
         }
         const endedAt = this.ended.get(member.id);
-        const movedOn = (this.chains.get(chain)?.maxHeight ?? 0) > member.height;
+        const memberNetwork = member.network ?? network;
+        const movedOn =
+            memberNetwork !== null &&
+            (this.chains.get(chainPool(companyId, memberNetwork))?.maxHeight ?? 0) > member.height;
         if (endedAt === undefined && movedOn) {
             // The chain moves again but none of this configuration's nodes did: after a grace, say so and let the
             // nodes alert on their own.
@@ -187,14 +207,14 @@ export class ChainHalts {
         return { ...next, state: { ...next.state, chain: member }, notification: null, change: held(next.change) };
     }
 
-    private observe(chain: string, server: number, height: number, nowMs: number): void {
-        const view = this.chains.get(chain) ?? { maxHeight: height, advancedAt: nowMs, nodes: new Map() };
+    private observe(pool: string, server: number, height: number, nowMs: number): void {
+        const view = this.chains.get(pool) ?? { maxHeight: height, advancedAt: nowMs, nodes: new Map() };
         if (height > view.maxHeight) {
             view.maxHeight = height;
             view.advancedAt = nowMs;
         }
         view.nodes.set(server, { height, at: nowMs });
-        this.chains.set(chain, view);
+        this.chains.set(pool, view);
     }
 
     /**

@@ -15,9 +15,13 @@ import { Scheduler } from './scheduler';
 import type { MonitorTarget } from './targets';
 import { loadTargets, targetsFingerprint } from './targets';
 import { INITIAL_ALERT_STATE, transition } from './transitions';
+import { QUOTA_DEFAULTS } from '../../common/company-quota';
 
 export interface EngineOptions {
-    /** Checks in flight at once; a hanging target holds one slot only until its timeout. */
+    /**
+     * Checks in flight at once; a hanging target holds one slot only until its timeout. Each company may hold at most
+     * its own `max_concurrent_checks` of them, and a free slot goes to the company with the fewest in flight.
+     */
     concurrency?: number;
     flushIntervalMs?: number;
     /** Full reload from the database even without an event (changes made by another process). */
@@ -36,7 +40,14 @@ export interface Observation {
     durationMs: number;
     level: 'ok' | 'warning' | 'error';
 }
-const CHANGE_EVENTS = /^(CONFIGURATION|SERVER|SERVICE|MONITOR)_/;
+
+/** The monitor's own interval, but never shorter than its company's minimum (engine quota, issue 8). */
+export const intervalMsOf = (t: MonitorTarget) =>
+    Math.max(
+        CHECKS[t.type].intervalSeconds(t.settings),
+        t.quota?.minIntervalSeconds ?? QUOTA_DEFAULTS.min_interval_seconds
+    ) * 1000;
+const CHANGE_EVENTS = /^(CONFIGURATION|SERVER|SERVICE|MONITOR|COMPANY)_/;
 
 /**
  * The monitoring engine: keeps one scheduled job per runnable monitor, runs its check, judges the reading,
@@ -155,18 +166,23 @@ export class Engine {
                 this.fingerprint = await targetsFingerprint(this.ctx.db);
                 const { targets, invalid } = await loadTargets(this.ctx.db);
                 const seen = new Set<number>();
+                const limits = new Map<number, number>();
                 for (const t of targets) {
                     seen.add(t.id);
                     const before = this.targets.get(t.id);
                     if (before && before.key !== t.key) this.forgetMemoryIfSettingsChanged(before, t);
                     this.targets.set(t.id, t);
-                    const interval = CHECKS[t.type].intervalSeconds(t.settings) * 1000;
+                    const interval = intervalMsOf(t);
+                    const company = t.configuration.companyId;
+                    limits.set(company, t.quota?.maxConcurrentChecks ?? QUOTA_DEFAULTS.max_concurrent_checks);
                     this.scheduler.upsert(
                         t.id,
                         interval,
-                        this.started ? firstDelayMaxMs : (firstDelayMaxMs ?? interval)
+                        this.started ? firstDelayMaxMs : (firstDelayMaxMs ?? interval),
+                        company
                     );
                 }
+                this.scheduler.setGroupLimits(limits);
                 for (const id of this.scheduler.ids()) {
                     if (!seen.has(id)) {
                         this.scheduler.remove(id);
@@ -197,7 +213,7 @@ export class Engine {
         const target = this.targets.get(id);
         if (!target) return;
         const check = CHECKS[target.type];
-        const intervalMs = check.intervalSeconds(target.settings) * 1000;
+        const intervalMs = intervalMsOf(target);
         const timeoutMs = Math.max(2000, Math.min(MAX_TIMEOUT_MS, intervalMs));
         const startedAt = performance.now();
         const reading = await this.read(target, timeoutMs);

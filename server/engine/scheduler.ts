@@ -2,11 +2,16 @@
  * Runs each job on its own interval, fixed-rate on the monotonic clock, with a cap on jobs in flight. A job still
  * running when it is due again skips that cycle instead of piling up; a late loop (stall, clock step) never fires
  * a burst of catch-up runs. Kept behind this small surface so a distributed implementation can replace it.
+ *
+ * Jobs belong to groups (the engine's companies), each with its own cap on jobs in flight. Due jobs wait in their
+ * group's queue, and a free slot goes to the group with the fewest jobs in flight: a group at its cap, or one whose
+ * slow jobs hold many slots, waits for its own slots without delaying any other group's jobs.
  */
 export type JobRunner = (id: number) => Promise<void>;
 
 interface Entry {
     id: number;
+    group: number;
     intervalMs: number;
     dueAt: number;
     generation: number;
@@ -24,10 +29,18 @@ export interface SchedulerStats {
 
 const LAG_SAMPLES = 50_000;
 
+interface Group {
+    key: number;
+    queue: Entry[];
+    inFlight: number;
+}
+
 export class Scheduler {
     private readonly entries = new Map<number, Entry>();
     private heap: { dueAt: number; id: number; generation: number }[] = [];
-    private readonly queue: Entry[] = [];
+    /** Groups with jobs queued or in flight. */
+    private readonly groups = new Map<number, Group>();
+    private limits = new Map<number, number>();
     private inFlight = 0;
     private timer: NodeJS.Timeout | null = null;
     private stopped = true;
@@ -49,12 +62,25 @@ export class Scheduler {
         return this.inFlight;
     }
 
-    /** Adds a job, or changes its interval; the first run comes after a random share of `firstDelayMaxMs`. */
-    upsert(id: number, intervalMs: number, firstDelayMaxMs = intervalMs): void {
+    /** Caps on jobs in flight per group; a group without one may use every slot. Replaces the previous caps. */
+    setGroupLimits(limits: Map<number, number>): void {
+        this.limits = limits;
+        if (!this.stopped) this.drain();
+    }
+
+    /**
+     * Adds a job, or changes its interval or group; the first run comes after a random share of `firstDelayMaxMs`.
+     * A job of a new group runs in that group from its next queueing.
+     */
+    upsert(id: number, intervalMs: number, firstDelayMaxMs = intervalMs, group = 0): void {
         const existing = this.entries.get(id);
-        if (existing && existing.intervalMs === intervalMs) return;
+        if (existing && existing.intervalMs === intervalMs) {
+            existing.group = group;
+            return;
+        }
         const entry: Entry = {
             id,
+            group,
             intervalMs,
             dueAt: this.now() + Math.random() * Math.min(firstDelayMaxMs, intervalMs),
             generation: (existing?.generation ?? 0) + 1,
@@ -83,7 +109,10 @@ export class Scheduler {
         this.stopped = true;
         if (this.timer) clearTimeout(this.timer);
         this.timer = null;
-        this.queue.length = 0;
+        for (const [key, g] of this.groups) {
+            g.queue.length = 0;
+            if (g.inFlight === 0) this.groups.delete(key);
+        }
         if (this.inFlight > 0) await new Promise<void>((r) => this.idle.add(r));
     }
 
@@ -150,7 +179,7 @@ export class Scheduler {
             if (e.running) this.stats.skipped++;
             else {
                 e.queuedFor = e.dueAt;
-                this.queue.push(e);
+                this.groupOf(e.group).queue.push(e);
             }
             // Fixed rate; after a stall, the next run is one interval from now rather than a burst of catch-ups.
             e.dueAt = e.dueAt + e.intervalMs < now ? now + e.intervalMs : e.dueAt + e.intervalMs;
@@ -161,20 +190,52 @@ export class Scheduler {
         this.arm();
     }
 
+    private groupOf(key: number): Group {
+        let g = this.groups.get(key);
+        if (!g) {
+            g = { key, queue: [], inFlight: 0 };
+            this.groups.set(key, g);
+        }
+        return g;
+    }
+
+    /**
+     * The group whose queued job runs next: of those below their cap, the one with the fewest jobs in flight, then
+     * the one whose job has waited longest.
+     */
+    private nextGroup(): Group | undefined {
+        let best: Group | undefined;
+        for (const [key, g] of this.groups) {
+            const head = g.queue[0];
+            if (!head || g.inFlight >= (this.limits.get(key) ?? this.concurrency)) continue;
+            if (
+                !best ||
+                g.inFlight < best.inFlight ||
+                (g.inFlight === best.inFlight && head.queuedFor < (best.queue[0]?.queuedFor ?? 0))
+            )
+                best = g;
+        }
+        return best;
+    }
+
     private drain(): void {
-        while (this.inFlight < this.concurrency && this.queue.length > 0) {
-            const e = this.queue.shift();
-            if (!e) break;
+        while (this.inFlight < this.concurrency) {
+            const g = this.nextGroup();
+            const e = g?.queue.shift();
+            if (!g || !e) break;
             const lag = this.now() - e.queuedFor;
             this.stats.lags.push(Math.max(0, lag));
             if (this.stats.lags.length > LAG_SAMPLES) this.stats.lags.splice(0, this.stats.lags.length - LAG_SAMPLES);
             this.stats.started++;
             this.inFlight++;
+            g.inFlight++;
             this.run(e.id)
                 .catch(() => {})
                 .finally(() => {
                     e.running = false;
                     this.inFlight--;
+                    g.inFlight--;
+                    if (g.inFlight === 0 && g.queue.length === 0) this.groups.delete(g.key);
                     if (this.inFlight === 0) {
                         for (const r of this.idle) r();
                         this.idle.clear();

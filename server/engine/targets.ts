@@ -3,7 +3,7 @@ import { parseMonitorSettings } from '../../common/monitor-types';
 import type { MonitorType } from '../../common/monitor-types';
 import type { ServiceType } from '../../common/service-types';
 import type { Db } from '../db/client';
-import { configurations, monitors, servers, services } from '../db/schema';
+import { companies, configurations, monitors, servers, services } from '../db/schema';
 
 const PAGE = 1000;
 const YIELD_EVERY = 500;
@@ -13,6 +13,13 @@ interface Row {
     m: { id: number; name: string; type: MonitorType; configurationObject: string };
     c: { id: number; name: string; chain: string; companyId: number };
     s: { id: number; name: string; address: string } | null;
+    q: EngineQuota;
+}
+
+/** The company's share of the engine (issue 8 item 6). */
+export interface EngineQuota {
+    maxConcurrentChecks: number;
+    minIntervalSeconds: number;
 }
 
 /** Everything the engine needs to run one monitor, read in one pass over the database. */
@@ -26,6 +33,8 @@ export interface MonitorTarget {
     configuration: { id: number; name: string; chain: string; companyId: number };
     server: { id: number; name: string; address: string } | null;
     services: { type: ServiceType; address: string }[];
+    /** The company's engine quota; absent, the engine's defaults apply. */
+    quota?: EngineQuota;
 }
 
 /** Enabled monitors of enabled configurations, on an enabled server when they have one. */
@@ -51,9 +60,14 @@ export async function loadTargets(
                     companyId: configurations.companyId,
                 },
                 s: { id: servers.id, name: servers.name, address: servers.address },
+                q: {
+                    maxConcurrentChecks: companies.maxConcurrentChecks,
+                    minIntervalSeconds: companies.minIntervalSeconds,
+                },
             })
             .from(monitors)
             .innerJoin(configurations, eq(configurations.id, monitors.configurationId))
+            .innerJoin(companies, eq(companies.id, configurations.companyId))
             .leftJoin(servers, eq(servers.id, monitors.serverId))
             .where(
                 and(
@@ -86,7 +100,7 @@ export async function loadTargets(
     }
     const targets: MonitorTarget[] = [];
     const invalid: { id: number; error: string }[] = [];
-    for (const [i, { m, c, s }] of rows.entries()) {
+    for (const [i, { m, c, s, q }] of rows.entries()) {
         // Parsing and keying thousands of monitors is CPU work: let due checks start in between.
         if (i > 0 && i % YIELD_EVERY === 0) await yieldToLoop();
         const parsed = parseMonitorSettings(m.type, m.configurationObject);
@@ -108,6 +122,7 @@ export async function loadTargets(
             configuration: { id: c.id, name: c.name, chain: c.chain, companyId: c.companyId },
             server: s ? { id: s.id, name: s.name, address: s.address } : null,
             services: svc,
+            quota: { maxConcurrentChecks: q.maxConcurrentChecks, minIntervalSeconds: q.minIntervalSeconds },
         };
         targets.push({ ...target, key: JSON.stringify(target) });
     }
@@ -120,6 +135,7 @@ export async function targetsFingerprint(db: Db): Promise<string> {
         select (select count(*) || ':' || coalesce(max(updated_at)::text, '') from monitors) as m,
                (select count(*) || ':' || coalesce(max(updated_at)::text, '') from servers) as s,
                (select count(*) || ':' || coalesce(max(updated_at)::text, '') from services) as v,
-               (select count(*) || ':' || coalesce(max(updated_at)::text, '') from configurations) as c`);
+               (select count(*) || ':' || coalesce(max(updated_at)::text, '') from configurations) as c,
+               (select count(*) || ':' || coalesce(max(updated_at)::text, '') from companies) as q`);
     return JSON.stringify((result as unknown as { rows: unknown[] }).rows[0]);
 }

@@ -52,6 +52,8 @@ export interface ChainIncident {
     since: number;
     /** The monitor that sent CHAIN STALLED, and sends its reminders. */
     reporter: number;
+    /** The chain id its nodes reported (absent in incidents saved before it was kept). */
+    network?: string;
 }
 
 export type NotificationKind = 'alert' | 'reminder' | 'recovery' | 'flapping' | 'chain-stalled' | 'chain-resumed';

@@ -9,6 +9,8 @@ export const toCompany = (r: CompanyRow): Company => ({
     id: r.id,
     name: r.name,
     is_active: r.isActive,
+    max_concurrent_checks: r.maxConcurrentChecks,
+    min_interval_seconds: r.minIntervalSeconds,
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
 });
@@ -23,16 +25,33 @@ export async function getCompany(db: Db, id: number): Promise<CompanyRow> {
     return row;
 }
 
-export async function createCompany(db: Db, body: { name: string; is_active: boolean }): Promise<CompanyRow> {
-    const [row] = await db.insert(companies).values({ name: body.name, isActive: body.is_active }).returning();
+/** The engine quota in a body; a field left out keeps the stored value (or the default). */
+export interface QuotaBody {
+    max_concurrent_checks?: number;
+    min_interval_seconds?: number;
+}
+
+const quotaColumns = (body: QuotaBody) => ({
+    ...(body.max_concurrent_checks !== undefined ? { maxConcurrentChecks: body.max_concurrent_checks } : {}),
+    ...(body.min_interval_seconds !== undefined ? { minIntervalSeconds: body.min_interval_seconds } : {}),
+});
+
+export async function createCompany(
+    db: Db,
+    body: { name: string; is_active: boolean } & QuotaBody
+): Promise<CompanyRow> {
+    const [row] = await db
+        .insert(companies)
+        .values({ name: body.name, isActive: body.is_active, ...quotaColumns(body) })
+        .returning();
     if (!row) throw new Error('insert returned nothing');
     return row;
 }
 
-export async function updateCompany(db: Db, id: number, body: { name: string; is_active: boolean }) {
+export async function updateCompany(db: Db, id: number, body: { name: string; is_active: boolean } & QuotaBody) {
     const [row] = await db
         .update(companies)
-        .set({ name: body.name, isActive: body.is_active, updatedAt: new Date() })
+        .set({ name: body.name, isActive: body.is_active, ...quotaColumns(body), updatedAt: new Date() })
         .where(eq(companies.id, id))
         .returning();
     if (!row) throw notFound('Company');

@@ -1,8 +1,14 @@
 import { and, asc, eq, isNull, ne, or, type SQL } from 'drizzle-orm';
+import { INTERVAL_SETTING } from '../../common/company-quota';
 import type { Monitor } from '../../common/entities';
-import { type MonitorType, parseMonitorSettings, TYPES_NEEDING_SERVER } from '../../common/monitor-types';
+import {
+    MONITOR_SETTINGS,
+    type MonitorType,
+    parseMonitorSettings,
+    TYPES_NEEDING_SERVER,
+} from '../../common/monitor-types';
 import type { Db } from '../db/client';
-import { configurations, monitors, servers } from '../db/schema';
+import { companies, configurations, monitors, servers } from '../db/schema';
 import type { MonitorRow } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { refusedTarget } from '../routes/fields';
@@ -121,10 +127,18 @@ async function checkBody(db: Db, scope: Scope, body: MonitorBody) {
     if (body.server_id === null && TYPES_NEEDING_SERVER.includes(body.type))
         errors.server_id = 'Please select a server!';
     const [configuration] = await db
-        .select({ id: configurations.id, name: configurations.name, companyId: configurations.companyId })
+        .select({
+            id: configurations.id,
+            name: configurations.name,
+            companyId: configurations.companyId,
+            minIntervalSeconds: companies.minIntervalSeconds,
+        })
         .from(configurations)
+        .innerJoin(companies, eq(companies.id, configurations.companyId))
         .where(and(eq(configurations.id, body.configuration_id), inScope(configurations.companyId, scope)));
     if (!configuration) errors.configuration_id = 'Configuration not found';
+    else if (parsed.ok)
+        Object.assign(errors, belowMinimum(body.type, parsed.settings, configuration.minIntervalSeconds));
     let server: { id: number; name: string } | null = null;
     if (body.server_id !== null && configuration) {
         const [s] = await db
@@ -139,6 +153,20 @@ async function checkBody(db: Db, scope: Scope, body: MonitorBody) {
     }
     if (Object.keys(errors).length > 0 || !configuration || !parsed.ok) throw badRequest(errors);
     return { configuration, server, settings: JSON.stringify(parsed.settings) };
+}
+
+/**
+ * The company's minimum check interval (engine quota, issue 8): a monitor set to run more often is refused, naming
+ * the minimum, rather than saved with an interval the engine would not keep.
+ */
+function belowMinimum(type: MonitorType, settings: Record<string, unknown>, minSeconds: number) {
+    const key = INTERVAL_SETTING[type];
+    const value = key === undefined ? undefined : settings[key];
+    if (key === undefined || typeof value !== 'number' || value >= minSeconds) return {};
+    const label = MONITOR_SETTINGS[type].find((f) => f.key === key)?.label ?? key;
+    return {
+        [key]: `${label} must be at least ${minSeconds}: this company's minimum check interval is ${minSeconds} seconds`,
+    };
 }
 
 /** A written monitor and the company it belongs to (for the audit entry). */

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { MAX_CONCURRENT_CHECKS_LIMIT, MIN_INTERVAL_SECONDS_LIMIT } from '../../common/company-quota';
 import { requireSuperAdmin } from '../auth/guard';
 import type { CompanyRow } from '../db/schema';
 import { listQuerySchema, pageOf, toListQuery } from '../list-query';
@@ -19,6 +20,7 @@ import { idParams, readOnlyFields, stripReadOnly } from './schemas';
 const companyBody = z.strictObject({
     name: z.string({ error: 'Company name is required' }).trim().min(1, 'Company name is required').max(200),
     is_active: z.boolean().default(true),
+    ...quotaFields(),
     ...readOnlyFields,
 });
 
@@ -27,6 +29,21 @@ const change = (req: FastifyRequest, row: CompanyRow, event: Change['event'], ve
     message: `Company "${row.name}" ${verb} by ${req.actor.username}`,
     companyId: null,
 });
+
+/** Engine quota (issue 8 item 6); optional, so a body of name and is_active alone keeps the stored quota. */
+function quotaFields() {
+    const whole = (label: string, max: number) =>
+        z
+            .number({ error: `${label} must be a whole number` })
+            .int(`${label} must be a whole number`)
+            .min(1, `${label} must be at least 1`)
+            .max(max, `${label} must be at most ${max}`)
+            .optional();
+    return {
+        max_concurrent_checks: whole('Max concurrent checks', MAX_CONCURRENT_CHECKS_LIMIT),
+        min_interval_seconds: whole('Min interval (seconds)', MIN_INTERVAL_SECONDS_LIMIT),
+    };
+}
 
 /** Companies: super admins only (spec §6, architecture §3). List answers `{results}`. */
 export const companyRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -30,6 +30,8 @@ const { values: argv } = parseArgs({
         load: { type: 'string', default: 'restart' },
         /** The sim's block time; 1000 ms is 5–6× faster than most Cosmos chains, so signMissCheck reads more commits. */
         'block-time': { type: 'string', default: '1000' },
+        /** The bench company's max_concurrent_checks (engine quota); the company default when not given. */
+        'company-slots': { type: 'string', default: '' },
         out: { type: 'string', default: '.tmp/bench-engine.json' },
         help: { type: 'boolean', short: 'h', default: false },
     },
@@ -37,7 +39,8 @@ const { values: argv } = parseArgs({
 if (argv.help) {
     console.log(
         'Usage: tsx tests/bench/engine.ts [--monitors 10000] [--minutes 3] [--sim-nodes 10] [--warmup-seconds 60]\n' +
-            '       [--load restart|event] [--block-time 1000] [--base-port PORT] [--out .tmp/bench-engine.json]'
+            '       [--load restart|event] [--block-time 1000] [--company-slots N] [--base-port PORT]\n' +
+            '       [--out .tmp/bench-engine.json]'
     );
     process.exit(0);
 }
@@ -46,6 +49,7 @@ const MONITORS = Number(argv.monitors);
 const RUN_MS = Number(argv.minutes) * 60_000;
 const SIM_NODES = Number(argv['sim-nodes']);
 const WARMUP_MS = Math.min(Number(argv['warmup-seconds']) * 1000, RUN_MS / 2);
+const COMPANY_SLOTS = argv['company-slots'] ? Number(argv['company-slots']) : undefined;
 const BLOCK_TIME_MS = Number(argv['block-time']);
 const LOAD = argv.load === 'event' ? 'event' : 'restart';
 // Below the ephemeral range (32768+), where the engine's own outgoing connections would collide with it.
@@ -235,7 +239,10 @@ function settingsFor(type: MonitorType, interval: number, valoper: string, node:
 async function seed(app: FastifyInstance, sim: SimInfo): Promise<{ ms: number; byType: Record<string, number> }> {
     const started = performance.now();
     const db = app.ctx.db;
-    const [company] = await db.insert(companies).values({ name: 'Bench' }).returning({ id: companies.id });
+    const [company] = await db
+        .insert(companies)
+        .values({ name: 'Bench', maxConcurrentChecks: COMPANY_SLOTS })
+        .returning({ id: companies.id });
     if (!company) throw new Error('no company');
     // One configuration and one server per sim node, with its four services.
     const serverIds: number[] = [];

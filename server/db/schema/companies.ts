@@ -1,9 +1,13 @@
-import { boolean, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { QUOTA_DEFAULTS } from '../../../common/company-quota';
 
 export const companies = pgTable('companies', {
     id: serial('id').primaryKey(),
     name: text('name').notNull(),
     isActive: boolean('is_active').notNull().default(true),
+    // Engine quota (issue 8 item 6): this company's share of the monitoring engine.
+    maxConcurrentChecks: integer('max_concurrent_checks').notNull().default(QUOTA_DEFAULTS.max_concurrent_checks),
+    minIntervalSeconds: integer('min_interval_seconds').notNull().default(QUOTA_DEFAULTS.min_interval_seconds),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -20,6 +20,11 @@ import { alertSleepFor, errorText, formatDuration, numberSetting, serviceAddress
 
 export interface BlockMeasurement {
     source: 'rpc' | 'rest';
+    /**
+     * The chain id the node reports (`node_info.network`, or the REST block header's `chain_id`); chain-halt
+     * detection pools heights by it. Absent when unknown: such a reading is never part of a chain's picture.
+     */
+    network?: string;
     height: number;
     blockTimeMs: number | null;
     catchingUp: boolean;
@@ -99,6 +104,7 @@ export const blockCheckCheck: Check<BlockMeasurement, BlockMemory> = {
                 const s = await createCometClient(ctx.http, rpc, ctx.signal).status();
                 return {
                     source: 'rpc',
+                    network: s.network,
                     height: s.latestHeight,
                     blockTimeMs: s.latestBlockTimeMs,
                     catchingUp: s.catchingUp,
@@ -111,7 +117,13 @@ export const blockCheckCheck: Check<BlockMeasurement, BlockMemory> = {
                 );
             const client = createRestClient(ctx.http, rest, ctx.signal);
             const [block, syncing] = await Promise.all([client.latestBlock(), client.syncing()]);
-            return { source: 'rest', height: block.height, blockTimeMs: block.timeMs, catchingUp: syncing };
+            return {
+                source: 'rest',
+                network: block.chainId,
+                height: block.height,
+                blockTimeMs: block.timeMs,
+                catchingUp: syncing,
+            };
         } catch (err) {
             throw new Error(errorText(err));
         }

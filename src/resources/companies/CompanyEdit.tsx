@@ -4,6 +4,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import type { Company } from '../../../common/entities';
 import { retryUnlessClientError } from '../../custom/ui/retry';
 import { CompanyInputs, toCompanyBody } from './CompanyInputs';
+import { CompanyQuotaInputs, toCompanyQuotaBody } from './CompanyQuota';
 import { FormToolbar } from '../../custom/ui/FormToolbar';
 
 /** /companies/{id}/edit: the same form as /companies/add. */
@@ -19,7 +20,7 @@ export const CompanyEdit = () => {
             actions={false}
             redirect={false}
             mutationMode="pessimistic"
-            transform={(data) => toCompanyBody(data) as Company}
+            transform={(data) => ({ ...toCompanyBody(data), ...toCompanyQuotaBody(data) }) as Company}
             queryOptions={{
                 retry: retryUnlessClientError,
                 onError: () => {
@@ -37,6 +38,7 @@ export const CompanyEdit = () => {
         >
             <SimpleForm toolbar={<FormToolbar />}>
                 <CompanyInputs />
+                <CompanyQuotaInputs />
             </SimpleForm>
         </Edit>
     );

@@ -8,6 +8,7 @@ import { LoadingScreen } from '../../custom/layout/LoadingScreen';
 import { ActiveChip } from '../../custom/ui/ActiveChip';
 import { formatDateTime } from '../../custom/ui/format';
 import { retryUnlessClientError } from '../../custom/ui/retry';
+import { CompanyQuotaDetails } from './CompanyQuota';
 
 /** /companies/{id}: name, status, created and updated times, and an Edit button. */
 export const CompanyShow = () => {
@@ -55,6 +56,7 @@ export const CompanyShow = () => {
                     <Typography>
                         <strong>Status:</strong> {company.is_active ? 'Active' : 'Inactive'}
                     </Typography>
+                    <CompanyQuotaDetails company={company} />
                     <Typography>
                         <strong>Created:</strong> {formatDateTime(company.created_at)}
                     </Typography>

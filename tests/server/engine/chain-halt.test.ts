@@ -1,5 +1,5 @@
 import type { ReadResult } from '../../../server/engine/check';
-import { ChainHalts } from '../../../server/engine/chain-halt';
+import { ChainHalts, chainPool } from '../../../server/engine/chain-halt';
 import {
     type BlockMeasurement,
     type BlockMemory,
@@ -29,6 +29,11 @@ interface Node {
 
 interface WorldOptions {
     configurationOf?: (server: number) => number;
+    companyOf?: (server: number) => number;
+    /** The chain name typed on the node's configuration. */
+    chainNameOf?: (server: number) => string;
+    /** The chain id the node reports. */
+    networkOf?: (server: number) => string;
     stepMs?: number;
     blockMs?: number;
     /** Checks of the nodes spread evenly over a step, as the scheduler's jitter spreads them, instead of at once. */
@@ -40,6 +45,9 @@ function world(
     serverIds: number[],
     {
         configurationOf = () => 1,
+        companyOf = () => 1,
+        chainNameOf = () => 'cosmoshub',
+        networkOf = () => 'cosmoshub-4',
         stepMs = 10_000,
         blockMs = 5000,
         staggered = false,
@@ -60,7 +68,12 @@ function world(
                 miss_tolerance_period_seconds: missTolerancePeriodSeconds,
             },
             key: String(server),
-            configuration: { id: configurationOf(server), name: 'Hub', chain: 'cosmoshub', companyId: 1 },
+            configuration: {
+                id: configurationOf(server),
+                name: 'Hub',
+                chain: chainNameOf(server),
+                companyId: companyOf(server),
+            },
             server: { id: server, name: `node-${server}`, address: '10.0.0.1' },
             services: [],
         },
@@ -88,6 +101,7 @@ function world(
                               ok: true,
                               value: {
                                   source: 'rpc',
+                                  network: networkOf(node.target.server?.id ?? 0),
                                   height: h,
                                   blockTimeMs: start + h * blockMs,
                                   catchingUp: false,
@@ -245,7 +259,7 @@ it('does not take one node that stopped at the newest height for a halt while th
     });
     const at = (height: number) => ({
         ok: true as const,
-        value: { source: 'rpc' as const, height, blockTimeMs: 0, catchingUp: false },
+        value: { source: 'rpc' as const, network: 'cosmoshub-4', height, blockTimeMs: 0, catchingUp: false },
     });
     const healthy = { state: INITIAL_ALERT_STATE, notification: null, change: null };
     const error = { level: 'error' as const, message: 'Height 101 has not advanced for 1 min' };
@@ -256,7 +270,7 @@ it('does not take one node that stopped at the newest height for a halt while th
     // A minute later only node 3 has been asked again, and it stands still: its own fault, as far as anyone knows.
     const out = halts.adjust(target(3), at(101), error, 2000, INITIAL_ALERT_STATE, alert, 61_000);
     expect(out.notification).toMatchObject({ kind: 'alert', incidentId: 'own' });
-    expect(halts.haltOf('cosmoshub', 61_000, 2000)).toBeNull();
+    expect(halts.haltOf(chainPool(1, 'cosmoshub-4'), 61_000, 2000)).toBeNull();
 });
 
 it('sends no "did not follow" alert for nodes that are past the halt but still within their miss tolerance period', () => {
@@ -287,4 +301,41 @@ it('opens a new incident for a later halt after the monitors were recreated duri
     w.steps(30, haltedAt(120));
     expect(kinds(w.sent)).toEqual(['chain-stalled', 'chain-stalled']);
     expect(w.sent[1]?.message).toMatch(/^No new block after height 120 /);
+});
+
+it("keeps companies apart: another company's stopped nodes of the same chain id and name make no halt", () => {
+    const w = world([1, 2, 3], { configurationOf: (server) => server, companyOf: (server) => (server === 3 ? 2 : 1) });
+    w.steps(6, moving);
+    w.steps(20, haltedAt(12));
+    // Company 1's two nodes are a halt for company 1; company 2's lone node alerts as any lone node does.
+    expect(w.sent.map((s) => [s.kind, s.monitor])).toEqual([
+        ['chain-stalled', 101],
+        ['chain-stalled', 102],
+        ['alert', 103],
+    ]);
+});
+
+it('pools by the chain id the nodes report, not by the chain name typed on the configuration', () => {
+    // Node 3's configuration calls the chain "gaia", but the node reports cosmoshub-4 like the other two.
+    const renamed = world([1, 2, 3], {
+        configurationOf: (server) => (server === 3 ? 2 : 1),
+        chainNameOf: (server) => (server === 3 ? 'gaia' : 'cosmoshub'),
+    });
+    renamed.steps(6, moving);
+    renamed.steps(20, haltedAt(12));
+    expect(kinds(renamed.sent)).toEqual(['chain-stalled', 'chain-stalled']);
+    expect(renamed.sent[1]?.message).toMatch(/ on any watched node of gaia;/);
+
+    // Two nodes typed "cosmoshub" that report different chains are two lone nodes.
+    const mixed = world([1, 2], { networkOf: (server) => (server === 1 ? 'cosmoshub-4' : 'theta-testnet-001') });
+    mixed.steps(6, moving);
+    mixed.steps(20, haltedAt(12));
+    expect(kinds(mixed.sent)).toEqual(['alert', 'alert']);
+});
+
+it('takes a reading without a chain id for no part of a halt', () => {
+    const w = world([1, 2], { networkOf: () => '' });
+    w.steps(6, moving);
+    w.steps(20, haltedAt(12));
+    expect(kinds(w.sent)).toEqual(['alert', 'alert']);
 });
