@@ -14,6 +14,7 @@ export const MONITOR_TYPES = [
     'priceFeederMissCount',
     'nodeExporterDiskSpace',
     'validatorOutOfActiveSet',
+    'slashingWindow',
 ] as const;
 export type MonitorType = (typeof MONITOR_TYPES)[number];
 
@@ -24,6 +25,7 @@ export const MONITOR_TYPE_LABELS: Record<MonitorType, string> = {
     priceFeederMissCount: 'Price Feeder Miss Count',
     nodeExporterDiskSpace: 'Node Exporter Disk Space',
     validatorOutOfActiveSet: 'Validator Out Of Active Set',
+    slashingWindow: 'Slashing Window (Jail Budget)',
 };
 
 export const HELPER_TEXTS = {
@@ -33,6 +35,8 @@ export const HELPER_TEXTS = {
     miss_tolerance: 'The number of blocks that may be missed before alerting',
     miss_tolerance_period_seconds: 'The seconds without a miss after which the counter resets',
     sleep_duration_seconds: 'Seconds between checks',
+    warning_percent: 'Warning when this share of the jail budget (missed blocks allowed in the window) is used',
+    error_percent: 'Error when this share of the jail budget is used',
 } as const;
 
 export interface SettingField {
@@ -116,6 +120,13 @@ export const MONITOR_SETTINGS: Record<MonitorType, SettingField[]> = {
         num('check_interval_seconds', 'Check Interval (seconds)', 60, 5, DAY),
     ],
     validatorOutOfActiveSet: [alertSleep(60), sleep(60), valoper],
+    slashingWindow: [
+        valoper,
+        { ...num('warning_percent', 'Warning (% of jail budget)', 25, 0, 100), decimals: true },
+        { ...num('error_percent', 'Error (% of jail budget)', 50, 0, 100), decimals: true },
+        sleep(30),
+        alertSleep(30),
+    ],
 };
 
 /** Types whose check reads one of its server's services; a server is required for them. */
@@ -125,6 +136,7 @@ export const TYPES_NEEDING_SERVER: readonly MonitorType[] = [
     'priceFeederMissCount',
     'nodeExporterDiskSpace',
     'validatorOutOfActiveSet',
+    'slashingWindow',
 ];
 
 export function defaultSettings(type: MonitorType): Record<string, number | string> {

@@ -359,6 +359,15 @@ export class SimChain extends EventEmitter {
         this.resetWindow(v);
     }
 
+    setMissedCounter(v: SimValidator, n: number): void {
+        const window = this.config.signedBlocksWindow;
+        const count = Math.min(Math.max(0, Math.floor(n)), window);
+        v.missedBits.fill(false);
+        // The slots just behind the next one written are the last to be overwritten.
+        for (let k = 1; k <= count; k++) v.missedBits[(v.state.signing.indexOffset - k + window * 2) % window] = true;
+        v.state.signing.missedBlocksCounter = count;
+    }
+
     unjail(v: SimValidator): void {
         if (v.state.signing.tombstoned) return; // a tombstoned validator can never come back
         v.state.jailed = false;

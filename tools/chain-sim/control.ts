@@ -23,6 +23,8 @@ export interface SimControl {
     missSignatures(opts: { mode: 'absent' | 'nil'; blocks?: number; validator?: number }): void;
     clearMiss(validator?: number): void;
     jail(validator?: number): void;
+    /** Set x/slashing's missed_blocks_counter: the misses are placed in the slots that roll out of the window last. */
+    setMissedCounter(n: number, validator?: number): void;
     unjail(validator?: number): void;
     unbond(validator?: number): void;
     tombstone(validator?: number): void;
@@ -89,6 +91,7 @@ export function createControl(chain: SimChain, nodes: SimNode[]): SimControl {
             else chain.missPlans.delete(validator(vi).index);
         },
         jail: (vi) => chain.jail(validator(vi)),
+        setMissedCounter: (n, vi) => chain.setMissedCounter(validator(vi), n),
         unjail: (vi) => chain.unjail(validator(vi)),
         unbond: (vi) => chain.unbond(validator(vi)),
         tombstone: (vi) => chain.tombstone(validator(vi)),
@@ -193,6 +196,9 @@ function routes(c: SimControl): Record<string, (body: unknown) => unknown> {
         ),
         '/miss/clear': r(optValidator, (b) => c.clearMiss(b.validator)),
         '/jail': r(optValidator, (b) => c.jail(b.validator)),
+        '/missed-counter': r(optValidator.extend({ n: z.number().int().min(0) }), (b) =>
+            c.setMissedCounter(b.n, b.validator)
+        ),
         '/unjail': r(optValidator, (b) => c.unjail(b.validator)),
         '/unbond': r(optValidator, (b) => c.unbond(b.validator)),
         '/tombstone': r(optValidator, (b) => c.tombstone(b.validator)),

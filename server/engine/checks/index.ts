@@ -4,6 +4,7 @@ import { blockCheckCheck } from './blockCheck';
 import { nodeExporterDiskSpaceCheck } from './nodeExporterDiskSpace';
 import { priceFeederMissCountCheck } from './priceFeederMissCount';
 import { signMissCheckCheck } from './signMissCheck';
+import { slashingWindowCheck } from './slashingWindow';
 import { urlCheckCheck } from './urlCheck';
 import { validatorOutOfActiveSetCheck } from './validatorOutOfActiveSet';
 
@@ -15,4 +16,5 @@ export const CHECKS: Record<MonitorType, Check> = {
     priceFeederMissCount: priceFeederMissCountCheck,
     nodeExporterDiskSpace: nodeExporterDiskSpaceCheck,
     validatorOutOfActiveSet: validatorOutOfActiveSetCheck,
+    slashingWindow: slashingWindowCheck,
 };
