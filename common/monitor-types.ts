@@ -15,6 +15,7 @@ export const MONITOR_TYPES = [
     'nodeExporterDiskSpace',
     'validatorOutOfActiveSet',
     'slashingWindow',
+    'governanceVote',
 ] as const;
 export type MonitorType = (typeof MONITOR_TYPES)[number];
 
@@ -26,6 +27,7 @@ export const MONITOR_TYPE_LABELS: Record<MonitorType, string> = {
     nodeExporterDiskSpace: 'Node Exporter Disk Space',
     validatorOutOfActiveSet: 'Validator Out Of Active Set',
     slashingWindow: 'Slashing Window (Jail Budget)',
+    governanceVote: 'Governance Vote',
 };
 
 export const HELPER_TEXTS = {
@@ -37,6 +39,8 @@ export const HELPER_TEXTS = {
     sleep_duration_seconds: 'Seconds between checks',
     warning_percent: 'Warning when this share of the jail budget (missed blocks allowed in the window) is used',
     error_percent: 'Error when this share of the jail budget is used',
+    warning_hours_before_end: 'Warning when a proposal the validator has not voted on ends within this many hours',
+    error_hours_before_end: 'Error when a proposal the validator has not voted on ends within this many hours',
 } as const;
 
 export interface SettingField {
@@ -127,6 +131,13 @@ export const MONITOR_SETTINGS: Record<MonitorType, SettingField[]> = {
         sleep(30),
         alertSleep(30),
     ],
+    governanceVote: [
+        valoper,
+        num('warning_hours_before_end', 'Warning Hours Before End', 72, 0, 90 * 24),
+        num('error_hours_before_end', 'Error Hours Before End', 24, 0, 90 * 24),
+        sleep(300),
+        alertSleep(360),
+    ],
 };
 
 /** Types whose check reads one of its server's services; a server is required for them. */
@@ -137,6 +148,7 @@ export const TYPES_NEEDING_SERVER: readonly MonitorType[] = [
     'nodeExporterDiskSpace',
     'validatorOutOfActiveSet',
     'slashingWindow',
+    'governanceVote',
 ];
 
 export function defaultSettings(type: MonitorType): Record<string, number | string> {

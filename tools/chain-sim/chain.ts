@@ -2,6 +2,7 @@
 // Every simulated node serves a *view* of this one chain (see node.ts); nodes never own blocks themselves.
 import { EventEmitter } from 'node:events';
 import { EPOCH_TIME, msToNs, rfc3339Nano, TOMBSTONE_TIME } from './format';
+import { createGovState, type GovState } from './gov';
 import { fakeHash, makeValidatorKeys, sign, type ValidatorKeys } from './keys';
 
 export type BondStatus = 'BOND_STATUS_BONDED' | 'BOND_STATUS_UNBONDING' | 'BOND_STATUS_UNBONDED';
@@ -118,6 +119,8 @@ export class SimChain extends EventEmitter {
     halted = false;
     /** Per validator index: planned missed signatures. */
     readonly missPlans = new Map<number, MissPlan>();
+    /** Governance proposals and votes (gov.ts). */
+    readonly gov: GovState = createGovState();
     /** Set by the node layer: returns true when the node holding this validator's key is down. */
     isSignerDown: (validatorIndex: number) => boolean = () => false;
     private timer: NodeJS.Timeout | null = null;

@@ -28,6 +28,12 @@ export interface SimControl {
     unjail(validator?: number): void;
     unbond(validator?: number): void;
     tombstone(validator?: number): void;
+    /** Open a proposal in its voting period, ending at `endsAtMs` (epoch ms); returns its id. */
+    openProposal(opts: { endsAtMs: number; title?: string }): number;
+    /** Cast a validator's vote (its operator account) on a proposal; VOTE_OPTION_YES by default. */
+    castVote(proposal: number, opts?: { option?: string; validator?: number }): void;
+    /** Serve governance on v1beta1 only, as an SDK ≤ 0.45 chain (v1 answers 501). */
+    setGovLegacyOnly(on: boolean): void;
     raiseOracleMiss(n: number, validator?: number): void;
     setOracleMiss(n: number, validator?: number): void;
     /** Back to 0, as at the end of a slash window. */
@@ -95,6 +101,25 @@ export function createControl(chain: SimChain, nodes: SimNode[]): SimControl {
         unjail: (vi) => chain.unjail(validator(vi)),
         unbond: (vi) => chain.unbond(validator(vi)),
         tombstone: (vi) => chain.tombstone(validator(vi)),
+        openProposal({ endsAtMs, title }) {
+            const id = (chain.gov.proposals.at(-1)?.id ?? 0) + 1;
+            chain.gov.proposals.push({
+                id,
+                title: title ?? `Proposal ${id}`,
+                submitMs: Date.now(),
+                votingEndMs: endsAtMs,
+                votes: new Map(),
+            });
+            return id;
+        },
+        castVote(proposal, opts = {}) {
+            const p = chain.gov.proposals.find((x) => x.id === proposal);
+            if (!p) throw new Error(`no proposal ${proposal}`);
+            p.votes.set(validator(opts.validator).account, opts.option ?? 'VOTE_OPTION_YES');
+        },
+        setGovLegacyOnly(on) {
+            chain.gov.legacyOnly = on;
+        },
         raiseOracleMiss(n, vi) {
             validator(vi).oracleMissCounter += n;
         },
@@ -140,6 +165,12 @@ export function createControl(chain: SimChain, nodes: SimNode[]): SimControl {
                     tombstoned: v.state.signing.tombstoned,
                     missedBlocksCounter: v.state.signing.missedBlocksCounter,
                     oracleMissCounter: v.oracleMissCounter,
+                })),
+                proposals: chain.gov.proposals.map((p) => ({
+                    id: p.id,
+                    title: p.title,
+                    votingEnd: new Date(p.votingEndMs).toISOString(),
+                    votes: Object.fromEntries(p.votes),
                 })),
                 nodes: nodes.map((n) => ({
                     index: n.index,
@@ -202,6 +233,19 @@ function routes(c: SimControl): Record<string, (body: unknown) => unknown> {
         '/unjail': r(optValidator, (b) => c.unjail(b.validator)),
         '/unbond': r(optValidator, (b) => c.unbond(b.validator)),
         '/tombstone': r(optValidator, (b) => c.tombstone(b.validator)),
+        '/proposal': r(
+            z.object({
+                endsAtMs: z.number().optional(),
+                endsInMs: z.number().optional(),
+                title: z.string().optional(),
+            }),
+            (b) =>
+                c.openProposal({ endsAtMs: b.endsAtMs ?? Date.now() + (b.endsInMs ?? 3 * 86_400_000), title: b.title })
+        ),
+        '/vote': r(optValidator.extend({ proposal: z.number().int().min(1), option: z.string().optional() }), (b) =>
+            c.castVote(b.proposal, b)
+        ),
+        '/gov/legacy-only': r(z.object({ on: z.boolean() }), (b) => c.setGovLegacyOnly(b.on)),
         '/oracle/raise': r(optValidator.extend({ n: z.number().int().min(0) }), (b) =>
             c.raiseOracleMiss(b.n, b.validator)
         ),

@@ -7,6 +7,7 @@ import { checkBech32, grpcError, notImplemented, paginate, type RestContext } fr
 import { type Handler, json, type SimRequest, type SimResponse } from './http';
 import { decodeBech32 } from './keys';
 import type { SimNode } from './node';
+import { govRoute } from './gov';
 import { oracleRoute } from './oracle';
 import { nodeInfo } from './rpc';
 
@@ -59,7 +60,7 @@ function route(ctx: RestContext, req: SimRequest): SimResponse {
     if (valcons !== null) return signingInfo(ctx, valcons);
     const height = param(/^\/cosmos\/base\/tendermint\/v1beta1\/blocks\/(\d+)$/);
     if (height !== null) return restBlock(ctx, Number(height));
-    return oracleRoute(ctx, path) ?? notImplemented();
+    return govRoute(ctx, path) ?? oracleRoute(ctx, path) ?? notImplemented();
 }
 
 function validator(ctx: RestContext, addr: string): SimResponse {

@@ -1,6 +1,7 @@
 import type { MonitorType } from '../../../common/monitor-types';
 import type { Check } from '../check';
 import { blockCheckCheck } from './blockCheck';
+import { governanceVoteCheck } from './governanceVote';
 import { nodeExporterDiskSpaceCheck } from './nodeExporterDiskSpace';
 import { priceFeederMissCountCheck } from './priceFeederMissCount';
 import { signMissCheckCheck } from './signMissCheck';
@@ -17,4 +18,5 @@ export const CHECKS: Record<MonitorType, Check> = {
     nodeExporterDiskSpace: nodeExporterDiskSpaceCheck,
     validatorOutOfActiveSet: validatorOutOfActiveSetCheck,
     slashingWindow: slashingWindowCheck,
+    governanceVote: governanceVoteCheck,
 };
