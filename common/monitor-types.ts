@@ -16,6 +16,7 @@ export const MONITOR_TYPES = [
     'validatorOutOfActiveSet',
     'slashingWindow',
     'governanceVote',
+    'upgradeWatch',
 ] as const;
 export type MonitorType = (typeof MONITOR_TYPES)[number];
 
@@ -28,6 +29,7 @@ export const MONITOR_TYPE_LABELS: Record<MonitorType, string> = {
     validatorOutOfActiveSet: 'Validator Out Of Active Set',
     slashingWindow: 'Slashing Window (Jail Budget)',
     governanceVote: 'Governance Vote',
+    upgradeWatch: 'Upgrade Watch',
 };
 
 export const HELPER_TEXTS = {
@@ -41,6 +43,8 @@ export const HELPER_TEXTS = {
     error_percent: 'Error when this share of the jail budget is used',
     warning_hours_before_end: 'Warning when a proposal the validator has not voted on ends within this many hours',
     error_hours_before_end: 'Error when a proposal the validator has not voted on ends within this many hours',
+    grace_minutes:
+        "Minutes the block alerts of this configuration's nodes are held when the chain stops at the upgrade height",
 } as const;
 
 export interface SettingField {
@@ -138,6 +142,7 @@ export const MONITOR_SETTINGS: Record<MonitorType, SettingField[]> = {
         sleep(300),
         alertSleep(360),
     ],
+    upgradeWatch: [sleep(60), alertSleep(30), num('grace_minutes', 'Grace (minutes)', 30, 1, 24 * 60)],
 };
 
 /** Types whose check reads one of its server's services; a server is required for them. */
@@ -149,6 +154,7 @@ export const TYPES_NEEDING_SERVER: readonly MonitorType[] = [
     'validatorOutOfActiveSet',
     'slashingWindow',
     'governanceVote',
+    'upgradeWatch',
 ];
 
 export function defaultSettings(type: MonitorType): Record<string, number | string> {

@@ -68,6 +68,9 @@ const nodeInfoSchema = z.object({
     application_version: z.looseObject({ version: z.string().optional(), name: z.string().optional() }).nullish(),
 });
 
+const header = z.object({ header: z.object({ height: wireInt, time: z.string() }) });
+const blockSchema = z.object({ block: header.nullish(), sdk_block: header.nullish() });
+
 const stakingParamsSchema = z.object({ params: z.looseObject({ max_validators: z.coerce.number().int() }) });
 
 const bondedSchema = z.object({
@@ -107,6 +110,8 @@ export interface DutyClient {
     vote(version: GovVersion, proposalId: string, voter: string): Promise<string[] | null>;
     currentPlan(): Promise<UpgradePlan | null>;
     appVersion(): Promise<string | null>;
+    /** Height and time of the latest block, or of block `height`. */
+    block(height?: number): Promise<{ height: number; timeMs: number | null }>;
     maxValidators(): Promise<number>;
     /** Every bonded validator with its tokens (base denom, as a bigint). */
     bonded(): Promise<{ valoper: string; moniker: string; tokens: bigint }[]>;
@@ -214,6 +219,14 @@ export function createDutyClient(http: HttpClient, baseUrl: string, signal?: Abo
         async appVersion() {
             const info = await must('/cosmos/base/tendermint/v1beta1/node_info', nodeInfoSchema);
             return info.application_version?.version || null;
+        },
+        async block(height) {
+            const path = `/cosmos/base/tendermint/v1beta1/blocks/${height === undefined ? 'latest' : String(height)}`;
+            const b = await must(path, blockSchema);
+            const h = (b.sdk_block ?? b.block)?.header;
+            if (!h)
+                throw new NodeError(`${LABEL} ${redactUrl(joinUrl(baseUrl, path))} answered a block without a header`);
+            return { height: h.height, timeMs: parseRfc3339Ms(h.time) };
         },
         async maxValidators() {
             return (await must('/cosmos/staking/v1beta1/params', stakingParamsSchema)).params.max_validators;

@@ -54,7 +54,15 @@ export interface ChainIncident {
     reporter: number;
 }
 
-export type NotificationKind = 'alert' | 'reminder' | 'recovery' | 'flapping' | 'chain-stalled' | 'chain-resumed';
+export type NotificationKind =
+    | 'alert'
+    | 'reminder'
+    | 'recovery'
+    | 'flapping'
+    | 'chain-stalled'
+    | 'chain-resumed'
+    | 'upgrade-notice'
+    | 'upgrade-height';
 
 export interface Notification {
     kind: NotificationKind;

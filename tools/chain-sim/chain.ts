@@ -119,6 +119,10 @@ export class SimChain extends EventEmitter {
     halted = false;
     /** Per validator index: planned missed signatures. */
     readonly missPlans = new Map<number, MissPlan>();
+    /** x/upgrade's current plan: the chain makes block `height` and then stops until the upgrade is applied. */
+    upgrade: { name: string; height: number; info: string } | null = null;
+    /** `application_version.version` of node_info; the plan's name once it is applied. */
+    appVersion = 'v0.50.9';
     /** Governance proposals and votes (gov.ts). */
     readonly gov: GovState = createGovState();
     /** Set by the node layer: returns true when the node holding this validator's key is down. */
@@ -204,11 +208,16 @@ export class SimChain extends EventEmitter {
         if (this.timer) return;
         this.timer = setInterval(() => {
             // Skip a tick rather than queue blocks when signing is slower than the clock.
-            if (this.halted || this.producing) return;
+            if (this.halted || this.producing || this.atUpgradeHeight) return;
             this.producing = this.produceBlock(Date.now()).finally(() => {
                 this.producing = null;
             });
         }, this.config.blockTimeMs);
+    }
+
+    /** Block H of a plan is stored, then the old binary panics executing it: the chain stands at H (§10.6). */
+    get atUpgradeHeight(): boolean {
+        return this.upgrade !== null && this.height >= this.upgrade.height;
     }
 
     async stop(): Promise<void> {
@@ -221,6 +230,7 @@ export class SimChain extends EventEmitter {
     async produceBlocks(count: number): Promise<void> {
         for (let i = 0; i < count; i++) {
             while (this.producing) await this.producing;
+            if (this.atUpgradeHeight) return;
             this.producing = this.produceBlock(Date.now());
             try {
                 await this.producing;

@@ -34,6 +34,10 @@ export interface SimControl {
     castVote(proposal: number, opts?: { option?: string; validator?: number }): void;
     /** Serve governance on v1beta1 only, as an SDK ≤ 0.45 chain (v1 answers 501). */
     setGovLegacyOnly(on: boolean): void;
+    /** Schedule an upgrade: the chain makes block `height` and stops there until `applyUpgrade`. */
+    scheduleUpgrade(plan: { name: string; height: number; info?: string }): void;
+    /** The validators run the new binary: the plan is cleared, node_info shows its name, blocks resume. */
+    applyUpgrade(): void;
     raiseOracleMiss(n: number, validator?: number): void;
     setOracleMiss(n: number, validator?: number): void;
     /** Back to 0, as at the end of a slash window. */
@@ -120,6 +124,13 @@ export function createControl(chain: SimChain, nodes: SimNode[]): SimControl {
         setGovLegacyOnly(on) {
             chain.gov.legacyOnly = on;
         },
+        scheduleUpgrade({ name, height, info }) {
+            chain.upgrade = { name, height, info: info ?? '' };
+        },
+        applyUpgrade() {
+            if (chain.upgrade) chain.appVersion = chain.upgrade.name;
+            chain.upgrade = null;
+        },
         raiseOracleMiss(n, vi) {
             validator(vi).oracleMissCounter += n;
         },
@@ -152,6 +163,8 @@ export function createControl(chain: SimChain, nodes: SimNode[]): SimControl {
                 height: chain.height,
                 earliestHeight: chain.earliestHeight,
                 halted: chain.halted,
+                upgrade: chain.upgrade,
+                appVersion: chain.appVersion,
                 missPlans: Object.fromEntries(chain.missPlans),
                 validators: chain.validators.map((v) => ({
                     index: v.index,
@@ -245,6 +258,11 @@ function routes(c: SimControl): Record<string, (body: unknown) => unknown> {
         '/vote': r(optValidator.extend({ proposal: z.number().int().min(1), option: z.string().optional() }), (b) =>
             c.castVote(b.proposal, b)
         ),
+        '/upgrade': r(
+            z.object({ name: z.string().min(1), height: z.number().int().min(1), info: z.string().optional() }),
+            (b) => c.scheduleUpgrade(b)
+        ),
+        '/upgrade/apply': r(z.object({}), () => c.applyUpgrade()),
         '/gov/legacy-only': r(z.object({ on: z.boolean() }), (b) => c.setGovLegacyOnly(b.on)),
         '/oracle/raise': r(optValidator.extend({ n: z.number().int().min(0) }), (b) =>
             c.raiseOracleMiss(b.n, b.validator)

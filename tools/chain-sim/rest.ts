@@ -2,7 +2,7 @@
 // Gateway conventions: bare objects, string int64s, base64 bytes, enum names, errors {code,message,details}.
 import { blockId, nextValidatorsHash, renderBlock } from './block-render';
 import type { SimValidator } from './chain';
-import { dec, rfc3339Nano } from './format';
+import { dec, rfc3339Nano, ZERO_TIME } from './format';
 import { checkBech32, grpcError, notImplemented, paginate, type RestContext } from './gateway';
 import { type Handler, json, type SimRequest, type SimResponse } from './http';
 import { decodeBech32 } from './keys';
@@ -47,6 +47,7 @@ function route(ctx: RestContext, req: SimRequest): SimResponse {
         '/cosmos/base/tendermint/v1beta1/syncing': () => json(200, { syncing: ctx.node.catchingUp }),
         '/cosmos/base/tendermint/v1beta1/node_info': () => json(200, restNodeInfo(ctx.node)),
         '/cosmos/base/tendermint/v1beta1/validatorsets/latest': () => validatorSet(ctx),
+        '/cosmos/upgrade/v1beta1/current_plan': () => json(200, { plan: currentPlan(ctx) }),
     };
     const handler = exact[path];
     if (handler) return handler();
@@ -187,7 +188,7 @@ function restNodeInfo(node: SimNode) {
         application_version: {
             name: 'simapp',
             app_name: 'simd',
-            version: 'v0.50.9',
+            version: node.chain.appVersion,
             git_commit: '0000000000000000000000000000000000000000',
             build_tags: 'netgo,ledger',
             go_version: 'go version go1.22.7 linux/amd64',
@@ -195,6 +196,20 @@ function restNodeInfo(node: SimNode) {
             cosmos_sdk_version: 'v0.50.9',
         },
     };
+}
+
+/** `{plan:null}` when none (never a 404); `time` is always Go's zero time (protocols.md §10.5). */
+function currentPlan(ctx: RestContext) {
+    const plan = ctx.node.chain.upgrade;
+    return plan
+        ? {
+              name: plan.name,
+              time: ZERO_TIME,
+              height: String(plan.height),
+              info: plan.info,
+              upgraded_client_state: null,
+          }
+        : null;
 }
 
 function validatorSet(ctx: RestContext): SimResponse {

@@ -6,6 +6,7 @@ import { nodeExporterDiskSpaceCheck } from './nodeExporterDiskSpace';
 import { priceFeederMissCountCheck } from './priceFeederMissCount';
 import { signMissCheckCheck } from './signMissCheck';
 import { slashingWindowCheck } from './slashingWindow';
+import { upgradeWatchCheck } from './upgradeWatch';
 import { urlCheckCheck } from './urlCheck';
 import { validatorOutOfActiveSetCheck } from './validatorOutOfActiveSet';
 
@@ -19,4 +20,5 @@ export const CHECKS: Record<MonitorType, Check> = {
     validatorOutOfActiveSet: validatorOutOfActiveSetCheck,
     slashingWindow: slashingWindowCheck,
     governanceVote: governanceVoteCheck,
+    upgradeWatch: upgradeWatchCheck,
 };
