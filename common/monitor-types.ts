@@ -43,6 +43,8 @@ export const HELPER_TEXTS = {
     error_percent: 'Error when this share of the jail budget is used',
     warning_hours_before_end: 'Warning when a proposal the validator has not voted on ends within this many hours',
     error_hours_before_end: 'Error when a proposal the validator has not voted on ends within this many hours',
+    rank_warning_margin:
+        'Warning when the validator ranks within this many seats of max_validators (default 5; 0 turns it off)',
     grace_minutes:
         "Minutes the block alerts of this configuration's nodes are held when the chain stops at the upgrade height",
 } as const;
@@ -127,7 +129,21 @@ export const MONITOR_SETTINGS: Record<MonitorType, SettingField[]> = {
         alertSleep(30),
         num('check_interval_seconds', 'Check Interval (seconds)', 60, 5, DAY),
     ],
-    validatorOutOfActiveSet: [alertSleep(60), sleep(60), valoper],
+    validatorOutOfActiveSet: [
+        alertSleep(60),
+        sleep(60),
+        valoper,
+        // Optional, without a catalogue default, so monitors saved before it keep exactly the spec's settings.
+        {
+            key: 'rank_warning_margin',
+            label: 'Rank Warning Margin (seats)',
+            kind: 'number',
+            required: false,
+            min: 0,
+            max: 1000,
+            helperText: HELPER_TEXTS.rank_warning_margin,
+        },
+    ],
     slashingWindow: [
         valoper,
         { ...num('warning_percent', 'Warning (% of jail budget)', 25, 0, 100), decimals: true },
@@ -188,7 +204,9 @@ function fieldSchema(f: SettingField): z.ZodType {
         if (!f.decimals) n = n.int(`${f.label} must be a whole number`);
         if (f.min !== undefined) n = n.min(f.min, `${f.label} must be at least ${f.min}`);
         if (f.max !== undefined) n = n.max(f.max, `${f.label} must be at most ${f.max}`);
-        return f.default !== undefined ? n.default(f.default as number) : n;
+        if (f.default !== undefined) return n.default(f.default as number);
+        // An optional number left empty in the form is no setting (the check uses its own default).
+        return f.required ? n : z.preprocess((v) => (v === '' || v === null ? undefined : v), n.optional());
     }
     let s: z.ZodType = z.string({ error: `${f.label} is required` }).trim();
     if (f.key === 'valoper_address') {

@@ -71,7 +71,9 @@ const nodeInfoSchema = z.object({
 const header = z.object({ header: z.object({ height: wireInt, time: z.string() }) });
 const blockSchema = z.object({ block: header.nullish(), sdk_block: header.nullish() });
 
-const stakingParamsSchema = z.object({ params: z.looseObject({ max_validators: z.coerce.number().int() }) });
+const stakingParamsSchema = z.object({
+    params: z.looseObject({ max_validators: z.coerce.number().int(), bond_denom: z.string().optional() }),
+});
 
 const bondedSchema = z.object({
     validators: z.array(
@@ -79,6 +81,7 @@ const bondedSchema = z.object({
             operator_address: z.string(),
             tokens: z.string(),
             description: z.object({ moniker: z.string().optional() }).optional(),
+            commission: z.object({ commission_rates: z.object({ rate: z.string() }) }).optional(),
         })
     ),
     pagination,
@@ -112,9 +115,9 @@ export interface DutyClient {
     appVersion(): Promise<string | null>;
     /** Height and time of the latest block, or of block `height`. */
     block(height?: number): Promise<{ height: number; timeMs: number | null }>;
-    maxValidators(): Promise<number>;
-    /** Every bonded validator with its tokens (base denom, as a bigint). */
-    bonded(): Promise<{ valoper: string; moniker: string; tokens: bigint }[]>;
+    stakingParams(): Promise<{ maxValidators: number; bondDenom: string }>;
+    /** Every bonded validator with its tokens (base denom, as a bigint) and commission rate (a decimal string). */
+    bonded(): Promise<{ valoper: string; moniker: string; tokens: bigint; commission: string | null }[]>;
 }
 
 export function createDutyClient(http: HttpClient, baseUrl: string, signal?: AbortSignal): DutyClient {
@@ -228,8 +231,9 @@ export function createDutyClient(http: HttpClient, baseUrl: string, signal?: Abo
                 throw new NodeError(`${LABEL} ${redactUrl(joinUrl(baseUrl, path))} answered a block without a header`);
             return { height: h.height, timeMs: parseRfc3339Ms(h.time) };
         },
-        async maxValidators() {
-            return (await must('/cosmos/staking/v1beta1/params', stakingParamsSchema)).params.max_validators;
+        async stakingParams() {
+            const p = (await must('/cosmos/staking/v1beta1/params', stakingParamsSchema)).params;
+            return { maxValidators: p.max_validators, bondDenom: p.bond_denom ?? '' };
         },
         async bonded() {
             const r = await paged(
@@ -246,6 +250,7 @@ export function createDutyClient(http: HttpClient, baseUrl: string, signal?: Abo
                     valoper: v.operator_address,
                     moniker: v.description?.moniker ?? '',
                     tokens: /^\d+$/.test(v.tokens) ? BigInt(v.tokens) : 0n,
+                    commission: v.commission?.commission_rates.rate ?? null,
                 }));
         },
     };

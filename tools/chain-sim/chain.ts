@@ -26,6 +26,7 @@ export interface ChainConfig {
     /** Blocks created (back-dated) before the clock starts, so tests see a last_commit at once. */
     initialBlocks: number;
     bondDenom: string;
+    maxValidators: number;
 }
 
 export interface SigningInfo {
@@ -370,6 +371,19 @@ export class SimChain extends EventEmitter {
             );
         }
         this.resetWindow(v);
+    }
+
+    /** Give `v` the tokens that put it at `rank` (1 = most stake) among the bonded validators. */
+    setRank(v: SimValidator, rank: number): void {
+        const others = this.validators
+            .filter((x) => x !== v && x.state.status === 'BOND_STATUS_BONDED')
+            .map((x) => x.state.tokens)
+            .sort((a, b) => (b > a ? 1 : b < a ? -1 : 0));
+        const k = Math.max(1, Math.min(rank, others.length + 1));
+        const above = others[k - 2];
+        const below = others[k - 1];
+        if (above === undefined) v.state.tokens = (below ?? 0n) + 1_000_000_000n;
+        else v.state.tokens = below === undefined ? above / 2n : (above + below) / 2n;
     }
 
     setMissedCounter(v: SimValidator, n: number): void {

@@ -25,6 +25,8 @@ export interface SimControl {
     jail(validator?: number): void;
     /** Set x/slashing's missed_blocks_counter: the misses are placed in the slots that roll out of the window last. */
     setMissedCounter(n: number, validator?: number): void;
+    /** Set a validator's tokens so that it ranks `rank` by stake among the bonded validators. */
+    setRank(rank: number, validator?: number): void;
     unjail(validator?: number): void;
     unbond(validator?: number): void;
     tombstone(validator?: number): void;
@@ -102,6 +104,7 @@ export function createControl(chain: SimChain, nodes: SimNode[]): SimControl {
         },
         jail: (vi) => chain.jail(validator(vi)),
         setMissedCounter: (n, vi) => chain.setMissedCounter(validator(vi), n),
+        setRank: (rank, vi) => chain.setRank(validator(vi), rank),
         unjail: (vi) => chain.unjail(validator(vi)),
         unbond: (vi) => chain.unbond(validator(vi)),
         tombstone: (vi) => chain.tombstone(validator(vi)),
@@ -240,6 +243,7 @@ function routes(c: SimControl): Record<string, (body: unknown) => unknown> {
         ),
         '/miss/clear': r(optValidator, (b) => c.clearMiss(b.validator)),
         '/jail': r(optValidator, (b) => c.jail(b.validator)),
+        '/rank': r(optValidator.extend({ rank: z.number().int().min(1) }), (b) => c.setRank(b.rank, b.validator)),
         '/missed-counter': r(optValidator.extend({ n: z.number().int().min(0) }), (b) =>
             c.setMissedCounter(b.n, b.validator)
         ),

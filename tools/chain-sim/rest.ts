@@ -138,7 +138,7 @@ function renderSigningInfo(ctx: RestContext, v: SimValidator) {
 function stakingParams(ctx: RestContext) {
     return {
         unbonding_time: '1814400s',
-        max_validators: 100,
+        max_validators: ctx.node.chain.config.maxValidators,
         max_entries: 7,
         historical_entries: 10000,
         bond_denom: ctx.node.chain.config.bondDenom,
