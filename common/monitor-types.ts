@@ -14,6 +14,9 @@ export const MONITOR_TYPES = [
     'priceFeederMissCount',
     'nodeExporterDiskSpace',
     'validatorOutOfActiveSet',
+    'slashingWindow',
+    'governanceVote',
+    'upgradeWatch',
 ] as const;
 export type MonitorType = (typeof MONITOR_TYPES)[number];
 
@@ -24,6 +27,9 @@ export const MONITOR_TYPE_LABELS: Record<MonitorType, string> = {
     priceFeederMissCount: 'Price Feeder Miss Count',
     nodeExporterDiskSpace: 'Node Exporter Disk Space',
     validatorOutOfActiveSet: 'Validator Out Of Active Set',
+    slashingWindow: 'Slashing Window (Jail Budget)',
+    governanceVote: 'Governance Vote',
+    upgradeWatch: 'Upgrade Watch',
 };
 
 export const HELPER_TEXTS = {
@@ -33,6 +39,14 @@ export const HELPER_TEXTS = {
     miss_tolerance: 'The number of blocks that may be missed before alerting',
     miss_tolerance_period_seconds: 'The seconds without a miss after which the counter resets',
     sleep_duration_seconds: 'Seconds between checks',
+    warning_percent: 'Warning when this share of the jail budget (missed blocks allowed in the window) is used',
+    error_percent: 'Error when this share of the jail budget is used',
+    warning_hours_before_end: 'Warning when a proposal the validator has not voted on ends within this many hours',
+    error_hours_before_end: 'Error when a proposal the validator has not voted on ends within this many hours',
+    rank_warning_margin:
+        'Warning when the validator ranks within this many seats of max_validators (default 5; 0 turns it off)',
+    grace_minutes:
+        "Minutes the block alerts of this configuration's nodes are held when the chain stops at the upgrade height",
 } as const;
 
 export interface SettingField {
@@ -115,7 +129,36 @@ export const MONITOR_SETTINGS: Record<MonitorType, SettingField[]> = {
         alertSleep(30),
         num('check_interval_seconds', 'Check Interval (seconds)', 60, 5, DAY),
     ],
-    validatorOutOfActiveSet: [alertSleep(60), sleep(60), valoper],
+    validatorOutOfActiveSet: [
+        alertSleep(60),
+        sleep(60),
+        valoper,
+        // Optional, without a catalogue default, so monitors saved before it keep exactly the spec's settings.
+        {
+            key: 'rank_warning_margin',
+            label: 'Rank Warning Margin (seats)',
+            kind: 'number',
+            required: false,
+            min: 0,
+            max: 1000,
+            helperText: HELPER_TEXTS.rank_warning_margin,
+        },
+    ],
+    slashingWindow: [
+        valoper,
+        { ...num('warning_percent', 'Warning (% of jail budget)', 25, 0, 100), decimals: true },
+        { ...num('error_percent', 'Error (% of jail budget)', 50, 0, 100), decimals: true },
+        sleep(30),
+        alertSleep(30),
+    ],
+    governanceVote: [
+        valoper,
+        num('warning_hours_before_end', 'Warning Hours Before End', 72, 0, 90 * 24),
+        num('error_hours_before_end', 'Error Hours Before End', 24, 0, 90 * 24),
+        sleep(300),
+        alertSleep(360),
+    ],
+    upgradeWatch: [sleep(60), alertSleep(30), num('grace_minutes', 'Grace (minutes)', 30, 1, 24 * 60)],
 };
 
 /** Types whose check reads one of its server's services; a server is required for them. */
@@ -125,6 +168,9 @@ export const TYPES_NEEDING_SERVER: readonly MonitorType[] = [
     'priceFeederMissCount',
     'nodeExporterDiskSpace',
     'validatorOutOfActiveSet',
+    'slashingWindow',
+    'governanceVote',
+    'upgradeWatch',
 ];
 
 export function defaultSettings(type: MonitorType): Record<string, number | string> {
@@ -158,7 +204,9 @@ function fieldSchema(f: SettingField): z.ZodType {
         if (!f.decimals) n = n.int(`${f.label} must be a whole number`);
         if (f.min !== undefined) n = n.min(f.min, `${f.label} must be at least ${f.min}`);
         if (f.max !== undefined) n = n.max(f.max, `${f.label} must be at most ${f.max}`);
-        return f.default !== undefined ? n.default(f.default as number) : n;
+        if (f.default !== undefined) return n.default(f.default as number);
+        // An optional number left empty in the form is no setting (the check uses its own default).
+        return f.required ? n : z.preprocess((v) => (v === '' || v === null ? undefined : v), n.optional());
     }
     let s: z.ZodType = z.string({ error: `${f.label} is required` }).trim();
     if (f.key === 'valoper_address') {

@@ -112,6 +112,15 @@ await monitor(hubCfg.id, validatorServer, 'Active set', 'validatorOutOfActiveSet
     ...fast,
     valoper_address: hub.chain.ours.valoper,
 });
+await monitor(hubCfg.id, validatorServer, 'Jail budget', 'slashingWindow', {
+    ...fast,
+    valoper_address: hub.chain.ours.valoper,
+});
+await monitor(hubCfg.id, validatorServer, 'Governance votes', 'governanceVote', {
+    ...fast,
+    valoper_address: hub.chain.ours.valoper,
+});
+await monitor(hubCfg.id, validatorServer, 'Upgrades', 'upgradeWatch', { ...fast, grace_minutes: 30 });
 await monitor(hubCfg.id, null, 'Public RPC reachable', 'urlCheck', {
     address: `${hubValidator.rpcUrl}/health`,
     allowed_attempts: 3,
@@ -150,6 +159,12 @@ await monitor(kujiraCfg.id, kujiraServer, 'Disk', 'nodeExporterDiskSpace', {
 hub.control.halt(1);
 kujira.control.jail();
 hub.control.setDisk(0, '/', { percent: 91 });
+// Validator duty on the hub's Validator card: 30 % of the jail budget used, an unvoted proposal ending in 40 h,
+// and an upgrade about five minutes ahead (the chain stops at its height until /upgrade/apply).
+hub.control.setMissedCounter(Math.round(0.3 * 95));
+hub.control.openProposal({ endsAtMs: Date.now() + 40 * 3_600_000, title: 'Adopt the v2 fee market' });
+const upgradeHeight = hub.chain.height + 300;
+hub.control.scheduleUpgrade({ name: 'v2.0.0', height: upgradeHeight });
 const feederMisses = setInterval(() => kujira.control.raiseOracleMiss(2), 20_000);
 kujira.control.raiseOracleMiss(3);
 
@@ -157,9 +172,14 @@ const url = `http://${config.host === '127.0.0.1' ? 'localhost' : config.host}:$
 console.log(`\nNode Monitor demo is running on ${url}`);
 console.log(`Sign in as "admin" with password "${password}".`);
 console.log('Simulated chains:');
-console.log(`  cosmoshub: control API ${hub.controlUrl} (sentry halted, validator disk at 91%)`);
+console.log(
+    `  cosmoshub: control API ${hub.controlUrl} (sentry halted, validator disk at 91%, 30% of the jail budget used, an unvoted proposal, upgrade v2.0.0 at height ${upgradeHeight}, about 5 min ahead)`
+);
 console.log(`  kujira:    control API ${kujira.controlUrl} (validator jailed, price feeder missing votes)`);
-console.log('Try: curl -XPOST <control API>/resume  or  /unjail  — and watch the dashboard recover. Ctrl-C stops.\n');
+console.log('Try: curl -XPOST <control API>/resume  or  /unjail  — and watch the dashboard recover. Ctrl-C stops.');
+console.log(
+    'Validator duty: curl -XPOST <control API>/vote -d \'{"proposal":1}\'  and, once the hub stops at the upgrade height, /upgrade/apply.\n'
+);
 
 let stopping = false;
 async function stop() {

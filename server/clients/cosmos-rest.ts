@@ -85,12 +85,12 @@ const missSchema = z.union([
         .transform((m) => m.vote_penalty_counter.miss_count + m.vote_penalty_counter.abstain_count),
 ]);
 
-interface GatewayError {
+export interface GatewayError {
     code: number;
     message: string;
 }
 
-function asGatewayError(body: unknown): GatewayError | null {
+export function asGatewayError(body: unknown): GatewayError | null {
     if (typeof body !== 'object' || body === null) return null;
     const { code, message } = body as { code?: unknown; message?: unknown };
     if (typeof code !== 'number' || code === 0 || typeof message !== 'string') return null;
@@ -98,7 +98,7 @@ function asGatewayError(body: unknown): GatewayError | null {
 }
 
 /** gRPC-gateway error → a sentence: 'validator cosmosvaloper1… not found', 'this path is not served (Not Implemented)…'. */
-function gatewaySentence(body: unknown): string | null {
+export function gatewaySentence(body: unknown): string | null {
     const e = asGatewayError(body);
     if (!e) return null;
     const message = e.message.slice(0, 256);

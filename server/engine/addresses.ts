@@ -41,6 +41,12 @@ export function valoperToAccount(valoper: string): string {
     return toBech32(accountPrefixOfValoper(prefix), data, BECH32_LIMIT);
 }
 
+/** The validator's own account (the voter): the valoper's bytes under the chain's account prefix (§10.1). */
+export function operatorAccount(valoper: string, bech32Prefix: string | null): string {
+    const { data } = decodeValoper(valoper);
+    return toBech32(accountPrefix(valoper, bech32Prefix), data, BECH32_LIMIT);
+}
+
 /** The chain's account prefix, else the one the valoper's own prefix belongs to. */
 export function accountPrefix(valoper: string, bech32Prefix: string | null): string {
     if (bech32Prefix) return bech32Prefix;

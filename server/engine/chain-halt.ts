@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ReadResult, Verdict } from './check';
 import type { BlockMeasurement } from './checks/blockCheck';
 import type { MonitorTarget } from './targets';
+import type { HoldHook } from './upgrade-hold';
 import type { AlertState, ChainIncident, Notification, Transition } from './transitions';
 import { formatDuration, INITIAL_ALERT_STATE } from './transitions';
 
@@ -51,6 +52,9 @@ export class ChainHalts {
     private readonly ended = new Map<string, number>();
     /** Incidents whose chain was first seen moving again, by id → when. */
     private readonly resumeSeen = new Map<string, number>();
+
+    /** `hold` is asked first about each blockCheck (upgrade-hold.ts: a planned upgrade height is no outage). */
+    constructor(private readonly hold?: HoldHook) {}
 
     /** Learns from saved states which incidents already ended. */
     restore(states: Iterable<AlertState>): void {
@@ -106,6 +110,8 @@ export class ChainHalts {
         const network = measured?.network ? measured.network : null;
         const pool = network !== null ? chainPool(companyId, network) : null;
         if (height !== null && pool !== null && target.server) this.observe(pool, target.server.id, height, nowMs);
+        const upgrade = this.hold?.(target, height, verdict, prev, next, nowMs);
+        if (upgrade) return upgrade;
         const alerting =
             next.state.status === 'alerting' || (next.state.status === 'flapping' && next.state.failing === true);
         const erring = alerting && verdict.level === 'error';

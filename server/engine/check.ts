@@ -43,5 +43,7 @@ export interface Check<M = unknown, Mem = unknown> {
     ): {
         memory: Mem;
         verdict: Verdict;
+        /** A message to send once whatever the alert state (upgradeWatch: an upgrade was scheduled, or is an hour away). */
+        notice?: string | null;
     };
 }

@@ -6,8 +6,10 @@ import { monitorStates } from '../db/schema';
 import type { ReadResult } from './check';
 import { ChainHalts } from './chain-halt';
 import { CHECKS } from './checks';
+import { numberSetting } from './checks/common';
 import { type BlockMemory, progressGraceMs } from './checks/blockCheck';
 import type { DiskMeasurement } from './checks/nodeExporterDiskSpace';
+import type { UpgradeMemory } from './checks/upgradeWatch';
 import { DiskIndex } from './disk-index';
 import type { CheckRecord, PersistedState } from './results';
 import { ResultWriter } from './results';
@@ -16,6 +18,7 @@ import type { MonitorTarget } from './targets';
 import { loadTargets, targetsFingerprint } from './targets';
 import { INITIAL_ALERT_STATE, transition } from './transitions';
 import { QUOTA_DEFAULTS } from '../../common/company-quota';
+import { UpgradeHolds } from './upgrade-hold';
 
 export interface EngineOptions {
     /**
@@ -64,7 +67,8 @@ export class Engine {
     private reloading: Promise<void> | null = null;
     private readonly controller = new AbortController();
     readonly disks = new DiskIndex();
-    private readonly chainHalts = new ChainHalts();
+    private readonly upgradeHolds = new UpgradeHolds();
+    private readonly chainHalts = new ChainHalts(this.upgradeHolds.adjust);
     private readonly observed = new Map<number, Observation>();
     private started = false;
     private fingerprint = '';
@@ -234,6 +238,17 @@ export class Engine {
             };
         }
         let next = transition(prev.alert, judged.verdict, check.alertSleepMinutes(target.settings), now, randomUUID);
+        if (judged.notice && !next.notification) {
+            next = {
+                ...next,
+                notification: { kind: 'upgrade-notice', incidentId: randomUUID(), since: now, message: judged.notice },
+            };
+        }
+        if (target.type === 'upgradeWatch' && reading.ok) {
+            const plan = (judged.memory as UpgradeMemory | undefined)?.last?.plan ?? null;
+            const graceMs = numberSetting('upgradeWatch', target.settings, 'grace_minutes') * 60_000;
+            this.upgradeHolds.setPlan(target.configuration.id, plan, graceMs, now);
+        }
         if (target.type === 'blockCheck') {
             // The check's own grace, with a floor: a halt must be told from polls between two blocks.
             const grace = Math.max(

@@ -56,7 +56,15 @@ export interface ChainIncident {
     network?: string;
 }
 
-export type NotificationKind = 'alert' | 'reminder' | 'recovery' | 'flapping' | 'chain-stalled' | 'chain-resumed';
+export type NotificationKind =
+    | 'alert'
+    | 'reminder'
+    | 'recovery'
+    | 'flapping'
+    | 'chain-stalled'
+    | 'chain-resumed'
+    | 'upgrade-notice'
+    | 'upgrade-height';
 
 export interface Notification {
     kind: NotificationKind;

@@ -15,9 +15,14 @@ const HEADINGS: Record<Notification['kind'], string> = {
     flapping: '🔀 <b>FLAPPING</b>',
     'chain-stalled': '⛔ <b>CHAIN STALLED</b>',
     'chain-resumed': '✅ <b>CHAIN RESUMED</b>',
+    'upgrade-notice': '📅 <b>UPGRADE SCHEDULED</b>',
+    'upgrade-height': '⏸️ <b>UPGRADE HEIGHT REACHED</b>',
 };
 
-const isChain = (n: Notification) => n.kind === 'chain-stalled' || n.kind === 'chain-resumed';
+const isChain = (n: Notification) =>
+    n.kind === 'chain-stalled' || n.kind === 'chain-resumed' || n.kind === 'upgrade-height';
+/** Notices tell of something planned rather than a problem. */
+const isNotice = (n: Notification) => n.kind === 'upgrade-notice' || n.kind === 'upgrade-height';
 
 const heading = (n: Notification) =>
     n.kind === 'reminder' && n.flapping ? '🔀 <b>STILL FLAPPING</b>' : HEADINGS[n.kind];
@@ -35,7 +40,7 @@ export function formatNotification(target: MonitorTarget, n: Notification, nowMs
         lines.push(`${was} for ${formatDuration(n.durationMs ?? nowMs - n.since)}, since ${utc(n.since)}`);
         if (n.message) lines.push(`Now: ${escapeHtml(n.message)}`);
     } else {
-        lines.push(`Problem: ${escapeHtml(n.message ?? 'no message')}`);
+        lines.push(`${isNotice(n) ? 'Notice' : 'Problem'}: ${escapeHtml(n.message ?? 'no message')}`);
         lines.push(`Since: ${utc(n.since)}${n.kind === 'reminder' ? ` (${formatDuration(nowMs - n.since)} ago)` : ''}`);
     }
     lines.push(`<i>Incident ${escapeHtml(n.incidentId.slice(0, 8))}</i>`);

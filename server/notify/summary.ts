@@ -14,6 +14,8 @@ const ICONS: Record<string, string> = {
     flapping: '🔀',
     'chain-stalled': '⛔',
     'chain-resumed': '✅',
+    'upgrade-notice': '📅',
+    'upgrade-height': '⏸️',
 };
 
 /**

@@ -23,6 +23,7 @@ import {
 import { listMonitors } from '../repositories/monitors';
 import { targetCompany } from '../repositories/scope';
 import { listServers } from '../repositories/servers';
+import { validatorCard } from '../repositories/validator-card';
 import { enabledFlag, nameField, optionalRefId, refId } from './fields';
 import { type Change, mutate, sentence } from './mutate';
 import { idParams, readOnlyFields } from './schemas';
@@ -112,6 +113,11 @@ export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get('/api/configurations/:id/servers', { schema: { params: idParams } }, async (req) => {
         await findConfiguration(db, scope(req), req.params.id);
         return listServers(db, scope(req), eq(configurations.id, req.params.id));
+    });
+    // The Validator card: what the configuration's validator-duty monitors last read (common/validator-card.ts).
+    app.get('/api/configurations/:id/validator', { schema: { params: idParams } }, async (req) => {
+        await findConfiguration(db, scope(req), req.params.id);
+        return validatorCard(db, req.params.id);
     });
     app.get('/api/configurations/:id/monitors', { schema: { params: idParams } }, async (req) => {
         await findConfiguration(db, scope(req), req.params.id);

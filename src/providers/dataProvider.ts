@@ -1,3 +1,4 @@
+import type { ValidatorCard } from '../../common/validator-card';
 import type {
     CreateParams,
     DataProvider,
@@ -220,6 +221,8 @@ export interface CustomMethods {
     getConfigurationServers(configurationId: Identifier): Promise<Server[]>;
     getConfigurationMonitors(configurationId: Identifier): Promise<Monitor[]>;
     getConfigurationChannels(configurationId: Identifier): Promise<ChannelLink[]>;
+    /** GET /configurations/{id}/validator: the Validator card's figures. */
+    getConfigurationValidator(configurationId: Identifier): Promise<ValidatorCard>;
     addConfigurationChannel(configurationId: Identifier, channelId: Identifier): Promise<ChannelLink | null>;
     removeConfigurationChannel(configurationId: Identifier, linkId: Identifier): Promise<void>;
     getServerMonitors(serverId: Identifier): Promise<Monitor[]>;
@@ -320,6 +323,8 @@ export const dataProvider: NodeMonitorDataProvider = {
     getCurrentUser: () => getJson<User>('/users/me'),
     getConfigurationServers: (configurationId) => getArray<Server>(`/configurations/${id(configurationId)}/servers`),
     getConfigurationMonitors: (configurationId) => getArray<Monitor>(`/configurations/${id(configurationId)}/monitors`),
+    getConfigurationValidator: (configurationId) =>
+        getJson<ValidatorCard>(`/configurations/${id(configurationId)}/validator`),
     getConfigurationChannels: (configurationId) =>
         getArray<ChannelLink>(`/configurations/${id(configurationId)}/notification-channels`),
     addConfigurationChannel: async (configurationId, channelId) =>

@@ -227,3 +227,71 @@ describe('dashboard lists', () => {
         expect(warnings.json().filter((m: { configuration_id: number }) => m.configuration_id === c)).toHaveLength(400);
     });
 });
+
+describe('validator duty monitor types', () => {
+    it.each([
+        [
+            'slashingWindow',
+            { valoper_address: VALOPER },
+            {
+                valoper_address: VALOPER,
+                warning_percent: 25,
+                error_percent: 50,
+                sleep_duration_seconds: 30,
+                alert_sleep_duration_minutes: 30,
+            },
+        ],
+        [
+            'governanceVote',
+            { valoper_address: VALOPER },
+            {
+                valoper_address: VALOPER,
+                warning_hours_before_end: 72,
+                error_hours_before_end: 24,
+                sleep_duration_seconds: 300,
+                alert_sleep_duration_minutes: 360,
+            },
+        ],
+        ['upgradeWatch', {}, { sleep_duration_seconds: 60, alert_sleep_duration_minutes: 30, grace_minutes: 30 }],
+        [
+            'validatorOutOfActiveSet',
+            { valoper_address: VALOPER, rank_warning_margin: '' },
+            { valoper_address: VALOPER, alert_sleep_duration_minutes: 60, sleep_duration_seconds: 60 },
+        ],
+        [
+            'validatorOutOfActiveSet',
+            { valoper_address: VALOPER, rank_warning_margin: 8 },
+            {
+                valoper_address: VALOPER,
+                alert_sleep_duration_minutes: 60,
+                sleep_duration_seconds: 60,
+                rank_warning_margin: 8,
+            },
+        ],
+    ])('%s is created with its defaults', async (type, settings, stored) => {
+        const res = await post({ ...base(), type, configuration_object: JSON.stringify(settings) });
+        expect(res.statusCode).toBe(201);
+        expect(JSON.parse(res.json().configuration_object)).toEqual(stored);
+    });
+
+    it.each([
+        [
+            'slashingWindow',
+            { valoper_address: VALOPER, error_percent: 101 },
+            'error_percent',
+            'Error (% of jail budget) must be at most 100',
+        ],
+        ['governanceVote', {}, 'valoper_address', 'Validator Operator Address is required'],
+        ['upgradeWatch', { grace_minutes: 0 }, 'grace_minutes', 'Grace (minutes) must be at least 1'],
+        [
+            'validatorOutOfActiveSet',
+            { valoper_address: VALOPER, rank_warning_margin: 'x' },
+            'rank_warning_margin',
+            'Rank Warning Margin (seats) must be a number',
+        ],
+    ])('%s refuses %j naming %s', async (type, settings, field, text) => {
+        const res = await post({ ...base(), type, configuration_object: JSON.stringify(settings) });
+        expect(res.statusCode).toBe(400);
+        expect(res.json().errors[field]).toBe(text);
+    });
+});

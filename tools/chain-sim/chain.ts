@@ -2,6 +2,7 @@
 // Every simulated node serves a *view* of this one chain (see node.ts); nodes never own blocks themselves.
 import { EventEmitter } from 'node:events';
 import { EPOCH_TIME, msToNs, rfc3339Nano, TOMBSTONE_TIME } from './format';
+import { createGovState, type GovState } from './gov';
 import { fakeHash, makeValidatorKeys, sign, type ValidatorKeys } from './keys';
 
 export type BondStatus = 'BOND_STATUS_BONDED' | 'BOND_STATUS_UNBONDING' | 'BOND_STATUS_UNBONDED';
@@ -25,6 +26,7 @@ export interface ChainConfig {
     /** Blocks created (back-dated) before the clock starts, so tests see a last_commit at once. */
     initialBlocks: number;
     bondDenom: string;
+    maxValidators: number;
 }
 
 export interface SigningInfo {
@@ -118,6 +120,12 @@ export class SimChain extends EventEmitter {
     halted = false;
     /** Per validator index: planned missed signatures. */
     readonly missPlans = new Map<number, MissPlan>();
+    /** x/upgrade's current plan: the chain makes block `height` and then stops until the upgrade is applied. */
+    upgrade: { name: string; height: number; info: string } | null = null;
+    /** `application_version.version` of node_info; the plan's name once it is applied. */
+    appVersion = 'v0.50.9';
+    /** Governance proposals and votes (gov.ts). */
+    readonly gov: GovState = createGovState();
     /** Set by the node layer: returns true when the node holding this validator's key is down. */
     isSignerDown: (validatorIndex: number) => boolean = () => false;
     private timer: NodeJS.Timeout | null = null;
@@ -201,11 +209,16 @@ export class SimChain extends EventEmitter {
         if (this.timer) return;
         this.timer = setInterval(() => {
             // Skip a tick rather than queue blocks when signing is slower than the clock.
-            if (this.halted || this.producing) return;
+            if (this.halted || this.producing || this.atUpgradeHeight) return;
             this.producing = this.produceBlock(Date.now()).finally(() => {
                 this.producing = null;
             });
         }, this.config.blockTimeMs);
+    }
+
+    /** Block H of a plan is stored, then the old binary panics executing it: the chain stands at H (§10.6). */
+    get atUpgradeHeight(): boolean {
+        return this.upgrade !== null && this.height >= this.upgrade.height;
     }
 
     async stop(): Promise<void> {
@@ -218,6 +231,7 @@ export class SimChain extends EventEmitter {
     async produceBlocks(count: number): Promise<void> {
         for (let i = 0; i < count; i++) {
             while (this.producing) await this.producing;
+            if (this.atUpgradeHeight) return;
             this.producing = this.produceBlock(Date.now());
             try {
                 await this.producing;
@@ -357,6 +371,28 @@ export class SimChain extends EventEmitter {
             );
         }
         this.resetWindow(v);
+    }
+
+    /** Give `v` the tokens that put it at `rank` (1 = most stake) among the bonded validators. */
+    setRank(v: SimValidator, rank: number): void {
+        const others = this.validators
+            .filter((x) => x !== v && x.state.status === 'BOND_STATUS_BONDED')
+            .map((x) => x.state.tokens)
+            .sort((a, b) => (b > a ? 1 : b < a ? -1 : 0));
+        const k = Math.max(1, Math.min(rank, others.length + 1));
+        const above = others[k - 2];
+        const below = others[k - 1];
+        if (above === undefined) v.state.tokens = (below ?? 0n) + 1_000_000_000n;
+        else v.state.tokens = below === undefined ? above / 2n : (above + below) / 2n;
+    }
+
+    setMissedCounter(v: SimValidator, n: number): void {
+        const window = this.config.signedBlocksWindow;
+        const count = Math.min(Math.max(0, Math.floor(n)), window);
+        v.missedBits.fill(false);
+        // The slots just behind the next one written are the last to be overwritten.
+        for (let k = 1; k <= count; k++) v.missedBits[(v.state.signing.indexOffset - k + window * 2) % window] = true;
+        v.state.signing.missedBlocksCounter = count;
     }
 
     unjail(v: SimValidator): void {

@@ -23,9 +23,23 @@ export interface SimControl {
     missSignatures(opts: { mode: 'absent' | 'nil'; blocks?: number; validator?: number }): void;
     clearMiss(validator?: number): void;
     jail(validator?: number): void;
+    /** Set x/slashing's missed_blocks_counter: the misses are placed in the slots that roll out of the window last. */
+    setMissedCounter(n: number, validator?: number): void;
+    /** Set a validator's tokens so that it ranks `rank` by stake among the bonded validators. */
+    setRank(rank: number, validator?: number): void;
     unjail(validator?: number): void;
     unbond(validator?: number): void;
     tombstone(validator?: number): void;
+    /** Open a proposal in its voting period, ending at `endsAtMs` (epoch ms); returns its id. */
+    openProposal(opts: { endsAtMs: number; title?: string }): number;
+    /** Cast a validator's vote (its operator account) on a proposal; VOTE_OPTION_YES by default. */
+    castVote(proposal: number, opts?: { option?: string; validator?: number }): void;
+    /** Serve governance on v1beta1 only, as an SDK ≤ 0.45 chain (v1 answers 501). */
+    setGovLegacyOnly(on: boolean): void;
+    /** Schedule an upgrade: the chain makes block `height` and stops there until `applyUpgrade`. */
+    scheduleUpgrade(plan: { name: string; height: number; info?: string }): void;
+    /** The validators run the new binary: the plan is cleared, node_info shows its name, blocks resume. */
+    applyUpgrade(): void;
     raiseOracleMiss(n: number, validator?: number): void;
     setOracleMiss(n: number, validator?: number): void;
     /** Back to 0, as at the end of a slash window. */
@@ -89,9 +103,37 @@ export function createControl(chain: SimChain, nodes: SimNode[]): SimControl {
             else chain.missPlans.delete(validator(vi).index);
         },
         jail: (vi) => chain.jail(validator(vi)),
+        setMissedCounter: (n, vi) => chain.setMissedCounter(validator(vi), n),
+        setRank: (rank, vi) => chain.setRank(validator(vi), rank),
         unjail: (vi) => chain.unjail(validator(vi)),
         unbond: (vi) => chain.unbond(validator(vi)),
         tombstone: (vi) => chain.tombstone(validator(vi)),
+        openProposal({ endsAtMs, title }) {
+            const id = (chain.gov.proposals.at(-1)?.id ?? 0) + 1;
+            chain.gov.proposals.push({
+                id,
+                title: title ?? `Proposal ${id}`,
+                submitMs: Date.now(),
+                votingEndMs: endsAtMs,
+                votes: new Map(),
+            });
+            return id;
+        },
+        castVote(proposal, opts = {}) {
+            const p = chain.gov.proposals.find((x) => x.id === proposal);
+            if (!p) throw new Error(`no proposal ${proposal}`);
+            p.votes.set(validator(opts.validator).account, opts.option ?? 'VOTE_OPTION_YES');
+        },
+        setGovLegacyOnly(on) {
+            chain.gov.legacyOnly = on;
+        },
+        scheduleUpgrade({ name, height, info }) {
+            chain.upgrade = { name, height, info: info ?? '' };
+        },
+        applyUpgrade() {
+            if (chain.upgrade) chain.appVersion = chain.upgrade.name;
+            chain.upgrade = null;
+        },
         raiseOracleMiss(n, vi) {
             validator(vi).oracleMissCounter += n;
         },
@@ -124,6 +166,8 @@ export function createControl(chain: SimChain, nodes: SimNode[]): SimControl {
                 height: chain.height,
                 earliestHeight: chain.earliestHeight,
                 halted: chain.halted,
+                upgrade: chain.upgrade,
+                appVersion: chain.appVersion,
                 missPlans: Object.fromEntries(chain.missPlans),
                 validators: chain.validators.map((v) => ({
                     index: v.index,
@@ -137,6 +181,12 @@ export function createControl(chain: SimChain, nodes: SimNode[]): SimControl {
                     tombstoned: v.state.signing.tombstoned,
                     missedBlocksCounter: v.state.signing.missedBlocksCounter,
                     oracleMissCounter: v.oracleMissCounter,
+                })),
+                proposals: chain.gov.proposals.map((p) => ({
+                    id: p.id,
+                    title: p.title,
+                    votingEnd: new Date(p.votingEndMs).toISOString(),
+                    votes: Object.fromEntries(p.votes),
                 })),
                 nodes: nodes.map((n) => ({
                     index: n.index,
@@ -193,9 +243,31 @@ function routes(c: SimControl): Record<string, (body: unknown) => unknown> {
         ),
         '/miss/clear': r(optValidator, (b) => c.clearMiss(b.validator)),
         '/jail': r(optValidator, (b) => c.jail(b.validator)),
+        '/rank': r(optValidator.extend({ rank: z.number().int().min(1) }), (b) => c.setRank(b.rank, b.validator)),
+        '/missed-counter': r(optValidator.extend({ n: z.number().int().min(0) }), (b) =>
+            c.setMissedCounter(b.n, b.validator)
+        ),
         '/unjail': r(optValidator, (b) => c.unjail(b.validator)),
         '/unbond': r(optValidator, (b) => c.unbond(b.validator)),
         '/tombstone': r(optValidator, (b) => c.tombstone(b.validator)),
+        '/proposal': r(
+            z.object({
+                endsAtMs: z.number().optional(),
+                endsInMs: z.number().optional(),
+                title: z.string().optional(),
+            }),
+            (b) =>
+                c.openProposal({ endsAtMs: b.endsAtMs ?? Date.now() + (b.endsInMs ?? 3 * 86_400_000), title: b.title })
+        ),
+        '/vote': r(optValidator.extend({ proposal: z.number().int().min(1), option: z.string().optional() }), (b) =>
+            c.castVote(b.proposal, b)
+        ),
+        '/upgrade': r(
+            z.object({ name: z.string().min(1), height: z.number().int().min(1), info: z.string().optional() }),
+            (b) => c.scheduleUpgrade(b)
+        ),
+        '/upgrade/apply': r(z.object({}), () => c.applyUpgrade()),
+        '/gov/legacy-only': r(z.object({ on: z.boolean() }), (b) => c.setGovLegacyOnly(b.on)),
         '/oracle/raise': r(optValidator.extend({ n: z.number().int().min(0) }), (b) =>
             c.raiseOracleMiss(b.n, b.validator)
         ),

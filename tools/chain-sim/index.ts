@@ -35,6 +35,8 @@ export interface SimOptions {
     /** Back-dated blocks made at start (default 5). */
     initialBlocks?: number;
     minSignedPerWindow?: number;
+    /** Staking param max_validators (default 100). */
+    maxValidators?: number;
     downtimeJailSeconds?: number;
     /** Emit node_exporter ≥ 1.8's `device_error` label. */
     nodeExporterDeviceErrorLabel?: boolean;
@@ -65,6 +67,7 @@ export async function startChainSim(opts: SimOptions = {}): Promise<ChainSim> {
         historyCap: opts.historyCap ?? 1000,
         initialBlocks: opts.initialBlocks ?? 5,
         bondDenom: 'stake',
+        maxValidators: opts.maxValidators ?? 100,
     });
     // Node 0 is the validator node (holds our key); the others are sentries / full nodes.
     const nodes: SimNode[] = [];

@@ -2,11 +2,12 @@
 // Gateway conventions: bare objects, string int64s, base64 bytes, enum names, errors {code,message,details}.
 import { blockId, nextValidatorsHash, renderBlock } from './block-render';
 import type { SimValidator } from './chain';
-import { dec, rfc3339Nano } from './format';
+import { dec, rfc3339Nano, ZERO_TIME } from './format';
 import { checkBech32, grpcError, notImplemented, paginate, type RestContext } from './gateway';
 import { type Handler, json, type SimRequest, type SimResponse } from './http';
 import { decodeBech32 } from './keys';
 import type { SimNode } from './node';
+import { govRoute } from './gov';
 import { oracleRoute } from './oracle';
 import { nodeInfo } from './rpc';
 
@@ -46,6 +47,7 @@ function route(ctx: RestContext, req: SimRequest): SimResponse {
         '/cosmos/base/tendermint/v1beta1/syncing': () => json(200, { syncing: ctx.node.catchingUp }),
         '/cosmos/base/tendermint/v1beta1/node_info': () => json(200, restNodeInfo(ctx.node)),
         '/cosmos/base/tendermint/v1beta1/validatorsets/latest': () => validatorSet(ctx),
+        '/cosmos/upgrade/v1beta1/current_plan': () => json(200, { plan: currentPlan(ctx) }),
     };
     const handler = exact[path];
     if (handler) return handler();
@@ -59,7 +61,7 @@ function route(ctx: RestContext, req: SimRequest): SimResponse {
     if (valcons !== null) return signingInfo(ctx, valcons);
     const height = param(/^\/cosmos\/base\/tendermint\/v1beta1\/blocks\/(\d+)$/);
     if (height !== null) return restBlock(ctx, Number(height));
-    return oracleRoute(ctx, path) ?? notImplemented();
+    return govRoute(ctx, path) ?? oracleRoute(ctx, path) ?? notImplemented();
 }
 
 function validator(ctx: RestContext, addr: string): SimResponse {
@@ -136,7 +138,7 @@ function renderSigningInfo(ctx: RestContext, v: SimValidator) {
 function stakingParams(ctx: RestContext) {
     return {
         unbonding_time: '1814400s',
-        max_validators: 100,
+        max_validators: ctx.node.chain.config.maxValidators,
         max_entries: 7,
         historical_entries: 10000,
         bond_denom: ctx.node.chain.config.bondDenom,
@@ -186,7 +188,7 @@ function restNodeInfo(node: SimNode) {
         application_version: {
             name: 'simapp',
             app_name: 'simd',
-            version: 'v0.50.9',
+            version: node.chain.appVersion,
             git_commit: '0000000000000000000000000000000000000000',
             build_tags: 'netgo,ledger',
             go_version: 'go version go1.22.7 linux/amd64',
@@ -194,6 +196,20 @@ function restNodeInfo(node: SimNode) {
             cosmos_sdk_version: 'v0.50.9',
         },
     };
+}
+
+/** `{plan:null}` when none (never a 404); `time` is always Go's zero time (protocols.md §10.5). */
+function currentPlan(ctx: RestContext) {
+    const plan = ctx.node.chain.upgrade;
+    return plan
+        ? {
+              name: plan.name,
+              time: ZERO_TIME,
+              height: String(plan.height),
+              info: plan.info,
+              upgraded_client_state: null,
+          }
+        : null;
 }
 
 function validatorSet(ctx: RestContext): SimResponse {

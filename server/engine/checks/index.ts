@@ -1,9 +1,12 @@
 import type { MonitorType } from '../../../common/monitor-types';
 import type { Check } from '../check';
 import { blockCheckCheck } from './blockCheck';
+import { governanceVoteCheck } from './governanceVote';
 import { nodeExporterDiskSpaceCheck } from './nodeExporterDiskSpace';
 import { priceFeederMissCountCheck } from './priceFeederMissCount';
 import { signMissCheckCheck } from './signMissCheck';
+import { slashingWindowCheck } from './slashingWindow';
+import { upgradeWatchCheck } from './upgradeWatch';
 import { urlCheckCheck } from './urlCheck';
 import { validatorOutOfActiveSetCheck } from './validatorOutOfActiveSet';
 
@@ -15,4 +18,7 @@ export const CHECKS: Record<MonitorType, Check> = {
     priceFeederMissCount: priceFeederMissCountCheck,
     nodeExporterDiskSpace: nodeExporterDiskSpaceCheck,
     validatorOutOfActiveSet: validatorOutOfActiveSetCheck,
+    slashingWindow: slashingWindowCheck,
+    governanceVote: governanceVoteCheck,
+    upgradeWatch: upgradeWatchCheck,
 };

@@ -4,6 +4,7 @@ import { Title, useGetManyReference, useGetOne, useNotify } from 'react-admin';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
 
 import type { Configuration, Monitor, Server } from '../../../common/entities';
+import { VALIDATOR_CARD_TYPES } from '../../../common/validator-card';
 import { ConfigurationDeleteConfirm } from '../../resources/configurations/ConfigurationDeleteConfirm';
 import { ConfigurationDialog } from '../../resources/configurations/ConfigurationDialog';
 import { useConfigurationAccess } from '../../resources/configurations/useConfigurationAccess';
@@ -14,6 +15,7 @@ import { ConfigurationHeader } from './ConfigurationHeader';
 import { MonitorsCard } from './MonitorsCard';
 import { NotificationChannelsPanel } from './NotificationChannelsPanel';
 import { ServersCard } from './ServersCard';
+import { ValidatorCard } from './ValidatorCard';
 
 const ALL = { pagination: { page: 1, perPage: 1000 }, sort: { field: 'name', order: 'ASC' as const } };
 
@@ -72,6 +74,7 @@ export const ConfigurationDetail = () => {
 
     const serverList = servers.data ?? configuration.servers ?? [];
     const monitorList = monitors.data ?? configuration.monitors ?? [];
+    const hasValidator = monitorList.some((m) => (VALIDATOR_CARD_TYPES as readonly string[]).includes(m.type));
     return (
         <Box>
             <Title title={configuration.name} />
@@ -95,6 +98,11 @@ export const ConfigurationDetail = () => {
                         onChanged={refreshAll}
                     />
                 </Grid>
+                {hasValidator && (
+                    <Grid size={12}>
+                        <ValidatorCard configurationId={configuration.id} />
+                    </Grid>
+                )}
                 <Grid size={12}>
                     <MonitorsCard
                         configurationId={configuration.id}

@@ -174,6 +174,39 @@ describe('monitor dialog', () => {
         });
     });
 
+    it('offers the validator-duty types with their defaults and a helper text for each setting', async () => {
+        const { user } = setup();
+        const dialog = await openAdd(user);
+        await pick(user, dialog, 'Type', 'Slashing Window (Jail Budget)');
+        expect(within(dialog).getByLabelText('Warning (% of jail budget)')).toHaveValue(25);
+        expect(within(dialog).getByLabelText('Error (% of jail budget)')).toHaveValue(50);
+        expect(within(dialog).getByLabelText('Sleep Duration (seconds)')).toHaveValue(30);
+        expect(within(dialog).getByLabelText('Alert Sleep Duration (minutes)')).toHaveValue(30);
+        expect(within(dialog).getByText(HELPER_TEXTS.warning_percent)).toBeInTheDocument();
+        expect(within(dialog).getByText(HELPER_TEXTS.error_percent)).toBeInTheDocument();
+        expect(within(dialog).getByText('The bech32 valoper address of the validator')).toBeInTheDocument();
+
+        await pick(user, dialog, 'Type', 'Governance Vote');
+        expect(within(dialog).getByLabelText('Warning Hours Before End')).toHaveValue(72);
+        expect(within(dialog).getByLabelText('Error Hours Before End')).toHaveValue(24);
+        expect(within(dialog).getByLabelText('Sleep Duration (seconds)')).toHaveValue(300);
+        expect(within(dialog).getByLabelText('Alert Sleep Duration (minutes)')).toHaveValue(360);
+        expect(within(dialog).getByText(HELPER_TEXTS.warning_hours_before_end)).toBeInTheDocument();
+        expect(within(dialog).getByText(HELPER_TEXTS.error_hours_before_end)).toBeInTheDocument();
+
+        await pick(user, dialog, 'Type', 'Upgrade Watch');
+        expect(within(dialog).getByLabelText('Sleep Duration (seconds)')).toHaveValue(60);
+        expect(within(dialog).getByLabelText('Alert Sleep Duration (minutes)')).toHaveValue(30);
+        expect(within(dialog).getByLabelText('Grace (minutes)')).toHaveValue(30);
+        expect(within(dialog).getByText(HELPER_TEXTS.grace_minutes)).toBeInTheDocument();
+        expect(within(dialog).getByText(HELPER_TEXTS.sleep_duration_seconds)).toBeInTheDocument();
+        expect(within(dialog).getByText(HELPER_TEXTS.alert_sleep_duration_minutes)).toBeInTheDocument();
+
+        await pick(user, dialog, 'Type', 'Validator Out Of Active Set');
+        expect(within(dialog).getByLabelText('Rank Warning Margin (seats)')).toHaveValue(null);
+        expect(within(dialog).getByText(HELPER_TEXTS.rank_warning_margin)).toBeInTheDocument();
+    });
+
     it('shows server field errors under the matching setting and toasts the failure', async () => {
         const { user } = setup({
             'POST /api/monitors': {

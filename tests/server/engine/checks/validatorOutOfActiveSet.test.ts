@@ -96,3 +96,99 @@ describe('validatorOutOfActiveSet read', () => {
         await lb.close();
     });
 });
+
+describe('validatorOutOfActiveSet rank_warning_margin', () => {
+    // The cosmoshub-4 figures of computed-cosmoshub-4-bonded-rank-summary.json: 180 of 180 seats taken.
+    const ranked = (rank: number, tokens = '195312402881') =>
+        v({
+            moniker: '🐹 Quokka Stake',
+            rank: {
+                rank,
+                maxValidators: 180,
+                bondedCount: 180,
+                denom: 'uatom',
+                tokens,
+                totalBonded: '270000000000000',
+                lastActiveTokens: '49582427947',
+                commission: '0.050000000000000000',
+            },
+        });
+    const judge = (reading: ReturnType<typeof v>, settings: Record<string, unknown> = {}) =>
+        run(validatorOutOfActiveSetCheck, settings, [{ at: T0, reading }])[0];
+
+    it.each([
+        [142, {}, 'ok'],
+        [174, {}, 'ok'],
+        [175, {}, 'warning'],
+        [180, {}, 'warning'],
+        [170, { rank_warning_margin: 10 }, 'warning'],
+        [180, { rank_warning_margin: 0 }, 'ok'],
+    ] as const)('rank %i with %o → %s', (rank, settings, level) => {
+        expect(judge(ranked(rank), settings)?.level).toBe(level);
+    });
+
+    it('names rank/max and the stake margin over the last active validator', () => {
+        expect(judge(ranked(176, '59582427947'))?.message).toBe(
+            'Validator 🐹 Quokka Stake ranks 176/180 by stake, 4 seats from the edge of the active set; 10000000000 uatom above the last active validator (rank 180)'
+        );
+    });
+
+    it('a free seat is no rank risk', () => {
+        const free = v({
+            rank: {
+                rank: 6,
+                maxValidators: 6,
+                bondedCount: 5,
+                denom: 'uatom',
+                tokens: '1',
+                totalBonded: '10',
+                lastActiveTokens: null,
+                commission: null,
+            },
+        });
+        expect(judge(free)?.level).toBe('ok');
+    });
+
+    it('reads the rank from the bonded set sorted by tokens, not in answer order', async () => {
+        const quokka = 'cosmosvaloper1xqz9pemz5e5zycaa89kys5aw6m8rhgsvw4328e';
+        const bonded = fixtureJson<{ validators: { operator_address: string }[] }>(
+            'cosmos-staking-validators-bonded-cosmoshub-4-trimmed.json'
+        );
+        const own = bonded.validators.find((x) => x.operator_address === quokka);
+        const params = fixtureJson<{ params: Record<string, unknown> }>('cosmos-staking-params-cosmoshub-4.json');
+        const serve = (maxValidators: number) =>
+            startLoopback(
+                routes({
+                    [`/cosmos/staking/v1beta1/validators/${quokka}`]: JSON.stringify({ validator: own }),
+                    '/cosmos/staking/v1beta1/validators': fixture(
+                        'cosmos-staking-validators-bonded-cosmoshub-4-trimmed.json'
+                    ),
+                    '/cosmos/staking/v1beta1/params': JSON.stringify({
+                        params: { ...params.params, max_validators: maxValidators },
+                    }),
+                })
+            );
+        const read = async (maxValidators: number) => {
+            const lb = await serve(maxValidators);
+            try {
+                return await validatorOutOfActiveSetCheck.read(
+                    makeCtx('validatorOutOfActiveSet', { valoper_address: quokka }, { rest: lb.url })
+                );
+            } finally {
+                await lb.close();
+            }
+        };
+        // 180 seats, 6 bonded in the trimmed answer: rank 4, a free seat.
+        const roomy = await read(180);
+        expect(roomy.rank).toMatchObject({ rank: 4, maxValidators: 180, bondedCount: 6, lastActiveTokens: null });
+        expect(one(okv(roomy))?.level).toBe('ok');
+        // 6 seats: all taken, Huobi holds the last one; rank 4 is within 5 seats.
+        const full = await read(6);
+        expect(full.rank).toMatchObject({ rank: 4, lastActiveTokens: '49582427947', denom: 'uatom' });
+        expect(one(okv(full))).toMatchObject({
+            level: 'warning',
+            message:
+                'Validator 🐹 Quokka Stake ranks 4/6 by stake, 2 seats from the edge of the active set; 145729974934 uatom above the last active validator (rank 6)',
+        });
+    });
+});

@@ -1,0 +1,61 @@
+/**
+ * GET /api/configurations/{id}/validator: what the validator-duty monitors of a configuration last read, for the
+ * Validator card of the configuration page. Figures a monitor has not read yet are null.
+ */
+
+export const VALIDATOR_CARD_TYPES = [
+    'validatorOutOfActiveSet',
+    'slashingWindow',
+    'governanceVote',
+    'upgradeWatch',
+] as const;
+
+export interface JailBudgetFigures {
+    missed: number;
+    budget: number;
+    left: number;
+    used_percent: number;
+    /** Null when the validator is not missing blocks now. */
+    ms_to_jail: number | null;
+    jailed: boolean;
+    tombstoned: boolean;
+}
+
+export interface ProposalFigures {
+    id: string;
+    title: string;
+    voting_end: string | null;
+    voted: boolean;
+    options: string[];
+}
+
+export interface ValidatorFigures {
+    valoper: string;
+    moniker: string | null;
+    status: string | null;
+    jailed: boolean | null;
+    rank: number | null;
+    max_validators: number | null;
+    /** Base-denom integers as decimal strings. */
+    tokens: string | null;
+    denom: string | null;
+    voting_power_percent: number | null;
+    commission_percent: number | null;
+    jail_budget: JailBudgetFigures | null;
+    /** Null when no governanceVote monitor watches this validator. */
+    proposals: ProposalFigures[] | null;
+    read_at: string | null;
+}
+
+export interface UpgradeFigures {
+    plan: { name: string; height: number; eta: string | null } | null;
+    app_version: string | null;
+    latest_height: number;
+    read_at: string;
+}
+
+export interface ValidatorCard {
+    configuration_id: number;
+    validators: ValidatorFigures[];
+    upgrade: UpgradeFigures | null;
+}

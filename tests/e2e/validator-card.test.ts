@@ -1,0 +1,99 @@
+import type { ValidatorCard } from '../../common/validator-card';
+import type { ChainSim } from '../../tools/chain-sim';
+import { startChainSim } from '../../tools/chain-sim';
+import type { Console } from './harness';
+import { ADMIN_PASSWORD, api, openBrowser, signIn, startConsole } from './harness';
+
+/**
+ * The Validator card in a real browser: the real server's engine reads the simulator's staking, slashing, gov and
+ * upgrade modules, and the configuration page shows the figures the simulator was given.
+ */
+let server: Console;
+let browser: Awaited<ReturnType<typeof openBrowser>>;
+let sim: ChainSim;
+
+beforeAll(async () => {
+    sim = await startChainSim({ blockTimeMs: 500, validatorCount: 6, maxValidators: 6 });
+    server = await startConsole();
+    browser = await openBrowser();
+}, 300_000);
+afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await sim?.close();
+});
+
+it('shows rank, jail budget, the unvoted proposal and the upgrade the simulator was given', {
+    timeout: 180_000,
+}, async () => {
+    const call = await api(server.url, 'admin', ADMIN_PASSWORD);
+    const company = await call('POST', '/companies', { name: 'Duty Validators', is_active: true });
+    const cfg = await call('POST', '/configurations', {
+        name: 'Hub validator',
+        chain: 'cosmoshub',
+        is_enabled: true,
+        company_id: company.id,
+    });
+    const srv = await call('POST', '/servers', {
+        name: 'hub-validator',
+        address: 'http://127.0.0.1',
+        is_enabled: true,
+        configuration_id: cfg.id,
+    });
+    await call('POST', '/services', {
+        name: 'rest',
+        type: 'rest',
+        address: sim.nodes[0]?.restUrl,
+        is_enabled: true,
+        server_id: srv.id,
+    });
+    sim.control.setRank(4);
+    sim.control.setMissedCounter(38); // 40 % of a budget of 95
+    sim.control.openProposal({ endsAtMs: Date.now() + 20 * 3_600_000, title: 'Community pool spend' });
+    const height = sim.chain.height + 2000;
+    sim.control.scheduleUpgrade({ name: 'v3.1.0', height });
+    const valoper = sim.chain.ours.valoper;
+    for (const [type, settings] of [
+        ['validatorOutOfActiveSet', { valoper_address: valoper }],
+        ['slashingWindow', { valoper_address: valoper }],
+        ['governanceVote', { valoper_address: valoper }],
+        ['upgradeWatch', {}],
+    ] as const) {
+        await call('POST', '/monitors', {
+            name: type,
+            type,
+            is_enabled: true,
+            configuration_id: cfg.id,
+            server_id: srv.id,
+            configuration_object: JSON.stringify({ ...settings, sleep_duration_seconds: 2 }),
+        });
+    }
+    // The page reads the card once and then every 30 s; wait until the engine saved every figure.
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+        const card = await call<ValidatorCard>('GET', `/configurations/${cfg.id}/validator`);
+        const v = card.validators[0];
+        if (v?.rank && v.jail_budget && v.proposals?.length && card.upgrade?.plan) break;
+        if (Date.now() > deadline) throw new Error(`the card stayed incomplete: ${JSON.stringify(card)}`);
+        await new Promise((r) => setTimeout(r, 500));
+    }
+
+    const { page } = browser;
+    await signIn(page, server.url, 'admin', ADMIN_PASSWORD);
+    await page.goto(`${server.url}/configurations/${cfg.id}`);
+    await page.getByRole('heading', { name: 'our-validator' }).waitFor({ timeout: 30_000 });
+    await page.getByText('Rank: 4 / 6').waitFor();
+    await page.getByText('Commission: 5 %').waitFor();
+    await page.getByText('Jail budget: 38 of 95 missed (40 %)').waitFor();
+    expect(await page.getByRole('progressbar', { name: 'Jail budget used' }).getAttribute('aria-valuenow')).toBe('40');
+    await page.getByText('57 blocks left · not missing now').waitFor();
+    await page.getByText('#1 Community pool spend').waitFor();
+    await page.getByText('Not voted').waitFor();
+    await page.getByText(/ends in (19|20)\.\d h/).waitFor();
+    await page
+        .getByText(
+            new RegExp(`Scheduled upgrade: v3\\.1\\.0 at height ${height}, expected .* \\(in [\\d.]+ (min|h)\\)`)
+        )
+        .waitFor();
+    await page.getByText('App version: v0.50.9').waitFor();
+});
