@@ -93,9 +93,11 @@ const ServiceDialogBody = ({ open, onClose, server, record }: ServiceDialogProps
                     : current.address,
         }));
 
-    const createMonitors = async (service: Pick<Service, 'name' | 'address' | 'type'>) => {
+    const createMonitors = async (service: Pick<Service, 'id' | 'name' | 'address' | 'type'>) => {
         let created = 0;
-        for (const data of monitorsForService(service, server.id, server.configuration_id)) {
+        for (const body of monitorsForService(service, server.id, server.configuration_id)) {
+            // Linked to its service: it follows the service's address and is deleted with it.
+            const data = { ...body, service_id: service.id };
             try {
                 await create('monitors', { data }, { returnPromise: true });
                 created++;
@@ -117,6 +119,7 @@ const ServiceDialogBody = ({ open, onClose, server, record }: ServiceDialogProps
         };
         setSaving(true);
         setErrors({});
+        let saved: Service;
         try {
             if (record) {
                 await update(
@@ -124,8 +127,9 @@ const ServiceDialogBody = ({ open, onClose, server, record }: ServiceDialogProps
                     { id: record.id, data, previousData: record },
                     { mutationMode: 'pessimistic', returnPromise: true }
                 );
+                saved = record;
             } else {
-                await create('services', { data }, { returnPromise: true });
+                saved = (await create('services', { data }, { returnPromise: true })) as Service;
             }
         } catch (error) {
             setSaving(false);
@@ -134,7 +138,7 @@ const ServiceDialogBody = ({ open, onClose, server, record }: ServiceDialogProps
             return;
         }
         notify(editing ? SERVICE_EDITED : SERVICE_ADDED, { type: 'success' });
-        if (!editing && values.create_monitor) await createMonitors(data);
+        if (!editing && values.create_monitor) await createMonitors({ ...data, id: saved.id });
         setSaving(false);
         onClose(true);
     };
