@@ -5,6 +5,7 @@ import type { Company } from '../../../common/entities';
 import { retryUnlessClientError } from '../../custom/ui/retry';
 import { CompanyInputs, toCompanyBody } from './CompanyInputs';
 import { FormToolbar } from '../../custom/ui/FormToolbar';
+import { withServerMessage } from '../../custom/ui/format';
 
 /** /companies/{id}/edit: the same form as /companies/add. */
 export const CompanyEdit = () => {
@@ -32,10 +33,10 @@ export const CompanyEdit = () => {
                     notify('Company updated successfully', { type: 'success' });
                     navigate(`/companies/${id}`);
                 },
-                onError: () => notify('Failed to update company', { type: 'error' }),
+                onError: (error) => notify(withServerMessage('Failed to update company', error), { type: 'error' }),
             }}
         >
-            <SimpleForm toolbar={<FormToolbar />}>
+            <SimpleForm disableInvalidFormNotification toolbar={<FormToolbar />}>
                 <CompanyInputs />
             </SimpleForm>
         </Edit>

@@ -16,6 +16,7 @@ import { useCreate, useNotify, useUpdate } from 'react-admin';
 import type { Server, Service } from '../../../common/entities';
 import { defaultServiceAddress, SERVICE_TYPES, type ServiceType } from '../../../common/service-types';
 import { monitorsForService } from './serviceMonitors';
+import { withServerMessage } from '../../custom/ui/format';
 
 export const SERVICE_ADDED = 'Added service successfully!';
 export const SERVICE_EDITED = 'Edited service successfully!';
@@ -101,8 +102,8 @@ const ServiceDialogBody = ({ open, onClose, server, record }: ServiceDialogProps
             try {
                 await create('monitors', { data }, { returnPromise: true });
                 created++;
-            } catch {
-                notify(MONITOR_ADD_FAILED, { type: 'error' });
+            } catch (error) {
+                notify(withServerMessage(MONITOR_ADD_FAILED, error), { type: 'error' });
             }
         }
         if (created > 0) notify(MONITOR_ADDED, { type: 'success' });
@@ -133,7 +134,7 @@ const ServiceDialogBody = ({ open, onClose, server, record }: ServiceDialogProps
             }
         } catch (error) {
             setSaving(false);
-            notify(editing ? SERVICE_EDIT_FAILED : SERVICE_ADD_FAILED, { type: 'error' });
+            notify(withServerMessage(editing ? SERVICE_EDIT_FAILED : SERVICE_ADD_FAILED, error), { type: 'error' });
             setErrors((error as { body?: { errors?: FieldErrors } }).body?.errors ?? {});
             return;
         }

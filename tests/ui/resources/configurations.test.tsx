@@ -246,7 +246,7 @@ describe('configuration list', () => {
         await user.click(within(dialog).getByRole('combobox', { name: 'Company' }));
         await user.click(await screen.findByRole('option', { name: 'Globex' }));
         await user.click(within(dialog).getByRole('button', { name: 'Add' }));
-        expect(await screen.findByText('Failed to create configuration')).toBeInTheDocument();
+        expect(await screen.findByText('Failed to create configuration: Invalid')).toBeInTheDocument();
         expect(await within(dialog).findByText('Name already used')).toBeInTheDocument();
         expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
             name: 'Private',
@@ -283,7 +283,7 @@ describe('configuration list', () => {
         fail = true;
         await user.click(await screen.findByRole('button', { name: 'Edit configuration Osmosis main' }));
         await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Save' }));
-        expect(await screen.findByText('Failed to update configuration')).toBeInTheDocument();
+        expect(await screen.findByText('Failed to update configuration: boom')).toBeInTheDocument();
     });
 
     it('deletes after confirmation, and reports a failed delete', async () => {
