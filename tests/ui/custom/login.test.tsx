@@ -62,6 +62,24 @@ describe('login screen', () => {
         expect(screen.getByRole('button', { name: 'Sign in' })).toBeEnabled();
     });
 
+    it('takes the refusal off screen when the next attempt succeeds', async () => {
+        let refuse = true;
+        stubApi({
+            'POST /api/login': () =>
+                refuse ? { status: 401, body: { message: 'Invalid username or password' } } : { body: tokens },
+            'GET /api/users/me': { body: superAdmin },
+        });
+        renderApp('/login');
+        const user = await signIn('admin', 'wrong');
+        expect(await screen.findByText('Invalid username or password')).toBeInTheDocument();
+        refuse = false;
+        await user.clear(screen.getByLabelText('Password'));
+        await user.type(screen.getByLabelText('Password'), 'secret');
+        await user.click(screen.getByRole('button', { name: 'Sign in' }));
+        expect(await screen.findByRole('menuitem', { name: 'Dashboard' })).toBeInTheDocument();
+        await waitFor(() => expect(screen.queryByText('Invalid username or password')).not.toBeInTheDocument());
+    });
+
     it("shows 'Login failed' when the refusal carries no message", async () => {
         stubApi({ 'POST /api/login': { status: 502, body: '<html>bad gateway</html>' } });
         renderApp('/login');
