@@ -25,7 +25,7 @@ export interface ConfigurationDialogProps {
 /** Add/Edit Configuration dialog, used by the list and the detail page. */
 export const ConfigurationDialog = ({ open, configuration, onClose, onSaved }: ConfigurationDialogProps) => {
     const notify = useNotify();
-    const { isSuperAdmin } = useConfigurationAccess();
+    const { isSuperAdmin, mustPickCompany } = useConfigurationAccess();
     const [create] = useCreate<Configuration>();
     const [update] = useUpdate<Configuration>();
     const editing = !!configuration;
@@ -76,7 +76,7 @@ export const ConfigurationDialog = ({ open, configuration, onClose, onSaved }: C
                     {editing ? 'Edit Configuration' : 'Add Configuration'}
                 </DialogTitle>
                 <DialogContent>
-                    <ConfigurationInputs withCompany={isSuperAdmin} />
+                    <ConfigurationInputs withCompany={isSuperAdmin} companyRequired={mustPickCompany} />
                 </DialogContent>
                 <DialogActions>
                     <Button onClick={onClose}>Cancel</Button>

@@ -226,6 +226,25 @@ describe('configuration list', () => {
         expect(await screen.findByRole('heading', { name: 'Cosmos Hub' })).toBeInTheDocument();
     });
 
+    it('asks a super admin without a company to pick one, and sends nothing until then', async () => {
+        const root = { ...superAdmin, company: null, company_id: null };
+        const { calls } = stubApi({
+            'GET /api/users/me': { body: root },
+            'GET /api/configurations': { body: [] },
+            'GET /api/companies': { body: companies },
+            'GET /api/chains': { body: chains },
+        });
+        const user = userEvent.setup();
+        renderApp('/configurations');
+        await user.click(await screen.findByRole('button', { name: 'Add Configuration' }, { timeout: 15_000 }));
+        const dialog = await screen.findByRole('dialog');
+        await user.type(within(dialog).getByLabelText('Name'), 'Private');
+        await user.type(within(dialog).getByRole('combobox', { name: 'Chain' }), 'mychain');
+        await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+        expect(await within(dialog).findByText('Please select a company')).toBeInTheDocument();
+        expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    });
+
     it('lets a super admin pick the company, accepts a free-text chain, and shows a failed create', async () => {
         const { calls } = stubApi({
             'GET /api/users/me': { body: superAdmin },
