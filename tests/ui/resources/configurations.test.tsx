@@ -91,6 +91,19 @@ describe('configuration list', () => {
         expect(screen.getByRole('button', { name: 'Delete configuration Hub' })).toBeInTheDocument();
     });
 
+    it('says nothing is watched on a configuration without monitors, beside a Healthy that is not green', async () => {
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/configurations': { body: [{ ...healthy, monitors: [] }, warning] },
+            'GET /api/companies': { body: companies },
+        });
+        renderApp('/configurations');
+        const card = await screen.findByRole('button', { name: `Open configuration ${healthy.name}` });
+        expect(within(card).getByText('Nothing is watched: no monitors')).toBeInTheDocument();
+        expect(within(card).getByText('Healthy').closest('.MuiChip-root')).not.toHaveClass('MuiChip-colorSuccess');
+        expect(within(cardOf('Juno')).queryByText('Nothing is watched: no monitors')).not.toBeInTheDocument();
+    });
+
     it('shows no health badge on a disabled configuration', async () => {
         stubApi({
             'GET /api/users/me': { body: superAdmin },
