@@ -178,6 +178,16 @@ describe('the monitor created for each service type', () => {
         sim.control.clearFaults(0);
     });
 
+    it("Test Endpoint of a rest service reads the gateway's node_info, not its 501 root", async () => {
+        const server = await w.server(w.admin.access, cfg, { name: 'sim-rest-test', address: 'http://127.0.0.1' });
+        const { service } = await addService('rest', node().restUrl, server);
+        const res = await w.call('GET', `/api/services/${service.id}/test`, w.admin.access);
+        expect(res.statusCode).toBe(200);
+        sim.control.setFault(0, 'rest', { status: 503 });
+        expect((await w.call('GET', `/api/services/${service.id}/test`, w.admin.access)).statusCode).toBe(503);
+        sim.control.clearFaults(0);
+    });
+
     it('the rest gateway root answers 501 as on a real node', async () => {
         const res = await fetch(`${node().restUrl}/`);
         expect(res.status).toBe(501);
