@@ -239,6 +239,25 @@ describe('configuration list', () => {
         expect(await screen.findByRole('heading', { name: 'Cosmos Hub' })).toBeInTheDocument();
     });
 
+    it('accepts a chain the directory does not know, saying so under the field', async () => {
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/configurations': { body: [] },
+            'GET /api/companies': { body: companies },
+            'GET /api/chains': { body: chains },
+        });
+        const user = userEvent.setup();
+        renderApp('/configurations');
+        await user.click(await screen.findByRole('button', { name: 'Add Configuration' }, { timeout: 15_000 }));
+        const dialog = await screen.findByRole('dialog');
+        const chain = within(dialog).getByRole('combobox', { name: 'Chain' });
+        await user.type(chain, 'mychain');
+        expect(await within(dialog).findByText(/^Not in the chain directory/)).toBeInTheDocument();
+        await user.clear(chain);
+        await user.type(chain, 'cosmoshub');
+        await waitFor(() => expect(within(dialog).queryByText(/^Not in the chain directory/)).not.toBeInTheDocument());
+    });
+
     it('asks a super admin without a company to pick one, and sends nothing until then', async () => {
         const root = { ...superAdmin, company: null, company_id: null };
         const { calls } = stubApi({
