@@ -73,6 +73,8 @@ export interface Monitor {
     is_enabled: boolean;
     configuration_id: number;
     server_id: number | null;
+    /** The service the monitor was created with, which it follows and is deleted with; null for any other. */
+    service_id?: number | null;
     server: { id: number; name: string; address: string } | null;
     configuration?: { id: number; name: string; chain: string };
     configuration_object: string;

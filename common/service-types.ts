@@ -19,3 +19,26 @@ export function defaultServiceAddress(serverAddress: string, type: ServiceType):
         return `${serverAddress.replace(/\/+$/, '')}${suffix}`;
     }
 }
+
+/**
+ * Where a service's health is read. A Cosmos REST gateway answers its root with HTTP 501 ("Not Implemented") even
+ * when healthy, so a rest service is probed at an endpoint every node serves; other types answer at their address.
+ */
+export const SERVICE_PROBE_PATH: Partial<Record<ServiceType, string>> = {
+    rest: '/cosmos/base/tendermint/v1beta1/node_info',
+};
+
+/** `http://10.0.0.5:1317` (rest) → `http://10.0.0.5:1317/cosmos/base/tendermint/v1beta1/node_info`. */
+export function serviceProbeUrl(address: string, type: ServiceType | null | undefined): string {
+    const path = type ? SERVICE_PROBE_PATH[type] : undefined;
+    if (!path) return address;
+    try {
+        const url = new URL(address);
+        // Only a bare gateway address gets the path: an address the user pointed at an endpoint is used as it is.
+        if (url.pathname !== '/' && url.pathname !== '') return address;
+        url.pathname = path;
+        return url.toString();
+    } catch {
+        return address;
+    }
+}

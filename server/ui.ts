@@ -11,7 +11,8 @@ export async function registerUi(app: FastifyInstance): Promise<void> {
     const { uiDir, socketUrl } = app.ctx.config;
     app.get('/config.js', async (_req, reply) => {
         const config = { apiUrl: '/api', socketUrl, chainDirectoryUrl: '/api/chains' };
-        reply
+        // An async handler must return the reply it sent, or Fastify sends it a second time and logs a 500.
+        return reply
             .type('application/javascript; charset=utf-8')
             .header('Cache-Control', 'no-store')
             .send(

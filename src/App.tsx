@@ -8,6 +8,7 @@ import { theme } from './custom/layout/theme';
 import { LoginPage } from './custom/login/LoginPage';
 import { NotistackNotification } from './custom/notifications/NotistackNotification';
 import { ToastProvider } from './custom/notifications/ToastProvider';
+import { SuperAdminOnly } from './custom/ui/SuperAdminOnly';
 import { lazyNamed } from './lazyNamed';
 import { authProvider as defaultAuthProvider } from './providers/authProvider';
 import { dataProvider as defaultDataProvider } from './providers/dataProvider';
@@ -56,7 +57,14 @@ export const AdminApp = ({ dataProvider = defaultDataProvider, authProvider = de
             <CustomRoutes>
                 <Route path="/network-status" element={<NetworkStatus />} />
                 <Route path="/audit" element={<AuditPage />} />
-                <Route path="/logger" element={<LogTail />} />
+                <Route
+                    path="/logger"
+                    element={
+                        <SuperAdminOnly title="Tail log">
+                            <LogTail />
+                        </SuperAdminOnly>
+                    }
+                />
                 <Route path="/monitor/:id" element={<MonitorPage />} />
             </CustomRoutes>
             <CustomRoutes noLayout>

@@ -4,7 +4,14 @@ import type { HttpClient } from '../clients/http';
 
 /** What a check is given: the monitor, where its node lives, and the one egress client. */
 export interface CheckContext {
-    monitor: { id: number; name: string; type: MonitorType; settings: Record<string, unknown> };
+    monitor: {
+        id: number;
+        name: string;
+        type: MonitorType;
+        settings: Record<string, unknown>;
+        /** The type of the service the monitor was created with (and follows), if any. */
+        serviceType?: ServiceType | null;
+    };
     /** The monitor's server, or null for a monitor without one (urlCheck). */
     server: { id: number; name: string; address: string } | null;
     /** Enabled services of the server; a check picks the one of the type it reads. */

@@ -298,7 +298,13 @@ export class Engine {
         try {
             const value = await Promise.race([
                 check.read({
-                    monitor: { id: target.id, name: target.name, type: target.type, settings: target.settings },
+                    monitor: {
+                        id: target.id,
+                        name: target.name,
+                        type: target.type,
+                        settings: target.settings,
+                        serviceType: target.serviceType,
+                    },
                     server: target.server,
                     services: target.services,
                     chain: {

@@ -10,7 +10,7 @@ const YIELD_EVERY = 500;
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
 interface Row {
-    m: { id: number; name: string; type: MonitorType; configurationObject: string };
+    m: { id: number; name: string; type: MonitorType; configurationObject: string; serviceId: number | null };
     c: { id: number; name: string; chain: string; companyId: number };
     s: { id: number; name: string; address: string } | null;
     q: EngineQuota;
@@ -35,6 +35,8 @@ export interface MonitorTarget {
     services: { type: ServiceType; address: string }[];
     /** The company's engine quota; absent, the engine's defaults apply. */
     quota?: EngineQuota;
+    /** The type of the enabled service the monitor was created with, if any. */
+    serviceType?: ServiceType | null;
 }
 
 /** Enabled monitors of enabled configurations, on an enabled server when they have one. */
@@ -52,6 +54,7 @@ export async function loadTargets(
                     name: monitors.name,
                     type: monitors.type,
                     configurationObject: monitors.configurationObject,
+                    serviceId: monitors.serviceId,
                 },
                 c: {
                     id: configurations.id,
@@ -88,11 +91,12 @@ export async function loadTargets(
     const serverIds = [...new Set(rows.map((r) => r.s?.id).filter((id): id is number => id !== undefined))];
     const svcRows = serverIds.length
         ? await db
-              .select({ serverId: services.serverId, type: services.type, address: services.address })
+              .select({ id: services.id, serverId: services.serverId, type: services.type, address: services.address })
               .from(services)
               .where(and(inArray(services.serverId, serverIds), eq(services.isEnabled, true)))
         : [];
     const byServer = new Map<number, { type: ServiceType; address: string }[]>();
+    const typeOf = new Map(svcRows.map((s) => [s.id, s.type]));
     for (const s of svcRows) {
         const list = byServer.get(s.serverId) ?? [];
         list.push({ type: s.type, address: s.address });
@@ -123,6 +127,7 @@ export async function loadTargets(
             server: s ? { id: s.id, name: s.name, address: s.address } : null,
             services: svc,
             quota: { maxConcurrentChecks: q.maxConcurrentChecks, minIntervalSeconds: q.minIntervalSeconds },
+            serviceType: m.serviceId === null ? null : (typeOf.get(m.serviceId) ?? null),
         };
         targets.push({ ...target, key: JSON.stringify(target) });
     }

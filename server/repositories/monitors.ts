@@ -8,7 +8,7 @@ import {
     TYPES_NEEDING_SERVER,
 } from '../../common/monitor-types';
 import type { Db } from '../db/client';
-import { companies, configurations, monitors, servers } from '../db/schema';
+import { companies, configurations, monitors, servers, services } from '../db/schema';
 import type { MonitorRow } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { refusedTarget } from '../routes/fields';
@@ -21,6 +21,8 @@ export interface MonitorBody {
     server_id: number | null;
     type: MonitorType;
     configuration_object?: string | null;
+    /** On create only: the service this monitor is created with (spec §9's "Create Monitor?"). */
+    service_id?: number | null;
 }
 
 /** Only what toMonitor reads: created_at and updated_at would be decoded into Dates for every row and dropped. */
@@ -31,6 +33,7 @@ const monitorColumns = {
     isEnabled: monitors.isEnabled,
     configurationId: monitors.configurationId,
     serverId: monitors.serverId,
+    serviceId: monitors.serviceId,
     configurationObject: monitors.configurationObject,
     status: monitors.status,
     lastError: monitors.lastError,
@@ -61,6 +64,7 @@ export const toMonitor = ({ monitor: m, server, configuration: c }: Joined): Mon
     is_enabled: m.isEnabled,
     configuration_id: m.configurationId,
     server_id: m.serverId,
+    service_id: m.serviceId,
     server,
     configuration: { id: c.id, name: c.name, chain: c.chain },
     configuration_object: m.configurationObject,
@@ -151,6 +155,14 @@ async function checkBody(db: Db, scope: Scope, body: MonitorBody) {
             errors.server_id = 'The server must belong to the same configuration';
         else server = { id: s.id, name: s.name };
     }
+    if (body.service_id != null) {
+        const [svc] = await db
+            .select({ serverId: services.serverId })
+            .from(services)
+            .where(eq(services.id, body.service_id));
+        if (!svc || server === null || svc.serverId !== server.id)
+            errors.service_id = "The service must belong to the monitor's server";
+    }
     if (Object.keys(errors).length > 0 || !configuration || !parsed.ok) throw badRequest(errors);
     return { configuration, server, settings: JSON.stringify(parsed.settings) };
 }
@@ -187,6 +199,7 @@ export async function createMonitor(db: Db, scope: Scope, body: MonitorBody): Pr
             isEnabled: body.is_enabled,
             configurationId: checked.configuration.id,
             serverId: checked.server?.id ?? null,
+            serviceId: body.service_id ?? null,
             type: body.type,
             configurationObject: checked.settings,
         })
@@ -197,7 +210,8 @@ export async function createMonitor(db: Db, scope: Scope, body: MonitorBody): Pr
 
 export async function updateMonitor(db: Db, scope: Scope, id: number, body: MonitorBody): Promise<Written> {
     await findMonitor(db, scope, id);
-    const checked = await checkBody(db, scope, body);
+    // The link to the service a monitor was created with is set on create only; an edit keeps it.
+    const checked = await checkBody(db, scope, { ...body, service_id: null });
     await db
         .update(monitors)
         .set({

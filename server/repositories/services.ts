@@ -1,8 +1,9 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, ne } from 'drizzle-orm';
 import type { Service } from '../../common/entities';
+import { MONITOR_DATA_SOURCES } from '../../common/monitor-data-sources';
 import type { ServiceType } from '../../common/service-types';
 import type { Db } from '../db/client';
-import { configurations, servers, services } from '../db/schema';
+import { configurations, monitors, servers, services } from '../db/schema';
 import type { ServiceRow } from '../db/schema';
 import { ApiError, badRequest, notFound } from '../errors';
 import { inScope, type Ref, type Scope } from './scope';
@@ -81,7 +82,7 @@ export async function createService(db: Db, scope: Scope, body: ServiceBody): Pr
 }
 
 export async function updateService(db: Db, scope: Scope, id: number, body: ServiceBody): Promise<ServiceWritten> {
-    await findService(db, scope, id);
+    const before = await findService(db, scope, id);
     const s = await visibleServer(db, scope, body.server_id);
     const [row] = await db
         .update(services)
@@ -96,11 +97,87 @@ export async function updateService(db: Db, scope: Scope, id: number, body: Serv
         .where(eq(services.id, id))
         .returning();
     if (!row) throw notFound('Service');
+    await followService(db, before.service, toService(row));
     return { service: toService(row), server: s.server, configuration: s.configuration, companyId: s.companyId };
 }
 
-export async function deleteService(db: Db, scope: Scope, id: number): Promise<ServiceWritten> {
+/**
+ * The monitors created with a service keep its address and name, until the user gives the monitor an address or
+ * name of its own: what still equals the service's old value follows the new one.
+ */
+async function followService(db: Db, before: Service, after: Service): Promise<void> {
+    if (before.address === after.address && before.name === after.name && before.server_id === after.server_id) return;
+    const linked = await db.select().from(monitors).where(eq(monitors.serviceId, before.id));
+    for (const m of linked) {
+        let settings: Record<string, unknown>;
+        try {
+            settings = JSON.parse(m.configurationObject) as Record<string, unknown>;
+        } catch {
+            continue;
+        }
+        if (settings.address === before.address) settings.address = after.address;
+        if (settings.name === before.name) settings.name = after.name;
+        const name =
+            m.name === before.name
+                ? after.name
+                : m.name === `${before.name} disk space`
+                  ? `${after.name} disk space`
+                  : m.name;
+        await db
+            .update(monitors)
+            .set({
+                name,
+                serverId: after.server_id,
+                configurationObject: JSON.stringify(settings),
+                updatedAt: new Date(),
+            })
+            .where(eq(monitors.id, m.id));
+    }
+}
+
+export interface MonitorRef {
+    id: number;
+    name: string;
+    type: string;
+}
+
+/** What deleting a service affects: the monitors created with it, and those left without a service to read. */
+export interface ServiceDependents {
+    removed: MonitorRef[];
+    losing_data_source: MonitorRef[];
+}
+
+export async function serviceDependents(db: Db, scope: Scope, id: number): Promise<ServiceDependents> {
+    const { service } = await findService(db, scope, id);
+    const ref = { id: monitors.id, name: monitors.name, type: monitors.type, serviceId: monitors.serviceId };
+    const onServer = await db.select(ref).from(monitors).where(eq(monitors.serverId, service.server_id));
+    const others = await db
+        .select({ type: services.type })
+        .from(services)
+        .where(and(eq(services.serverId, service.server_id), ne(services.id, id), eq(services.isEnabled, true)));
+    const left = new Set(others.map((o) => o.type));
+    const removed: MonitorRef[] = [];
+    const losing: MonitorRef[] = [];
+    const linked = await db.select(ref).from(monitors).where(eq(monitors.serviceId, id));
+    for (const m of linked) removed.push({ id: m.id, name: m.name, type: m.type });
+    for (const m of onServer) {
+        if (m.serviceId === id) continue;
+        const sources = MONITOR_DATA_SOURCES[m.type];
+        if (!service.is_enabled || !sources?.includes(service.type)) continue;
+        if (!sources.some((t) => left.has(t))) losing.push({ id: m.id, name: m.name, type: m.type });
+    }
+    return { removed, losing_data_source: losing };
+}
+
+/** Deletes the service and the monitors created with it (named in the answer's `removed_monitors`). */
+export async function deleteService(
+    db: Db,
+    scope: Scope,
+    id: number
+): Promise<ServiceWritten & { dependents: ServiceDependents }> {
     const found = await findService(db, scope, id);
+    const dependents = await serviceDependents(db, scope, id);
+    await db.delete(monitors).where(eq(monitors.serviceId, id));
     await db.delete(services).where(eq(services.id, id));
-    return found;
+    return { ...found, dependents };
 }

@@ -36,6 +36,7 @@ const monitorBody = z.strictObject({
             .nullable()
             .optional()
     ),
+    service_id: optionalRefId('Service not found').optional(),
     // Echoed back by clients from what they read; ignored.
     server: z.unknown().optional(),
     configuration: z.unknown().optional(),
@@ -53,6 +54,7 @@ const fields = (b: MonitorInput): MonitorBody => ({
     server_id: b.server_id,
     type: b.type,
     configuration_object: b.configuration_object,
+    service_id: b.service_id ?? null,
 });
 
 const change = (req: FastifyRequest, m: Monitor, companyId: number, event: Change['event'], verb: string): Change => ({

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { SERVICE_TYPES } from '../../common/service-types';
+import { SERVICE_TYPES, serviceProbeUrl } from '../../common/service-types';
 import { companyScope } from '../auth/actor';
 import { requireWriter } from '../auth/guard';
 import { HttpError } from '../clients/http';
@@ -10,6 +10,7 @@ import {
     deleteService,
     findService,
     type ServiceWritten,
+    serviceDependents,
     updateService,
 } from '../repositories/services';
 import { enabledFlag, nameField, refId, targetAddress } from './fields';
@@ -63,15 +64,25 @@ export const serviceRoutes: FastifyPluginAsyncZod = async (app) => {
     app.delete('/api/services/:id', { ...writer, schema: { params: idParams } }, async (req) =>
         mutate(app, req, async (tx) => {
             const w = await deleteService(tx, scope(req), req.params.id);
-            return { result: w.service, change: change(req, w, 'SERVICE_DELETED', 'deleted') };
+            const removed = w.dependents.removed.map((m) => m.name);
+            const c = change(req, w, 'SERVICE_DELETED', 'deleted');
+            if (removed.length > 0) c.message += ` with its monitors ${removed.join(', ')}`;
+            return { result: { ...w.service, removed_monitors: w.dependents.removed }, change: c };
         })
+    );
+    // What a delete would take along, for the confirmation to name (issue 9).
+    app.get('/api/services/:id/dependents', { schema: { params: idParams } }, async (req) =>
+        serviceDependents(app.ctx.db, scope(req), req.params.id)
     );
     // The UI reads only the status code (spec §4: 200 counts as success); a service that does not answer is a 502.
     app.get('/api/services/:id/test', { schema: { params: idParams } }, async (req, reply) => {
         const { service } = await findService(app.ctx.db, scope(req), req.params.id);
         try {
             // Metrics endpoints answer hundreds of KiB; the cap only guards memory.
-            const res = await app.ctx.http.request(service.address, { timeoutMs: 5000, maxBodyBytes: 4 * 1024 * 1024 });
+            const res = await app.ctx.http.request(serviceProbeUrl(service.address, service.type), {
+                timeoutMs: 5000,
+                maxBodyBytes: 4 * 1024 * 1024,
+            });
             if (res.status < 200 || res.status > 599) {
                 return reply
                     .status(502)

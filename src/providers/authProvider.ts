@@ -81,7 +81,7 @@ export const authProvider: AuthProvider = {
             return null;
         }
         const user = await ensureUser();
-        return { is_admin: user.is_admin, is_super_admin: user.is_super_admin };
+        return { is_admin: user.is_admin, is_super_admin: user.is_super_admin, company_id: user.company_id ?? null };
     },
 
     async canAccess({ resource, action }) {

@@ -57,7 +57,16 @@ export const BODY_FIELDS: Record<string, readonly string[]> = {
     users: ['username', 'is_active', 'is_admin', 'is_super_admin', 'company_id', 'raw_password'],
     configurations: ['name', 'chain', 'is_enabled', 'company_id'],
     servers: ['name', 'is_enabled', 'address', 'configuration_id'],
-    monitors: ['id', 'name', 'is_enabled', 'configuration_id', 'server_id', 'type', 'configuration_object'],
+    monitors: [
+        'id',
+        'name',
+        'is_enabled',
+        'configuration_id',
+        'server_id',
+        'type',
+        'configuration_object',
+        'service_id',
+    ],
     'notification-channels': ['name', 'type', 'configuration_object', 'is_enabled', 'company_id'],
     services: ['name', 'address', 'is_enabled', 'type', 'server_id'],
 };
@@ -214,6 +223,11 @@ export interface ServerHealth {
     database?: { status: 'failing'; message: string; since?: string };
 }
 
+export interface ServiceDependents {
+    removed: Pick<Monitor, 'id' | 'name' | 'type'>[];
+    losing_data_source: Pick<Monitor, 'id' | 'name' | 'type'>[];
+}
+
 export interface CustomMethods {
     /** GET /health, public; resolves with the body of a 503 too (it says what fails). */
     getHealth(): Promise<ServerHealth>;
@@ -230,6 +244,10 @@ export interface CustomMethods {
     getServerMetrics(serverId: Identifier): Promise<ServerMetrics>;
     /** GET /services/{id}/test; resolves to the HTTP status (only the status is read, 200 = success). */
     testService(serviceId: Identifier): Promise<number>;
+    /** The same probe with the API's `message`, which says why a service did not answer. */
+    probeService(serviceId: Identifier): Promise<{ status: number; message: string | null }>;
+    /** GET /services/{id}/dependents: the monitors a delete removes, and those it leaves without a data source. */
+    getServiceDependents(serviceId: Identifier): Promise<ServiceDependents>;
     getFailedMonitors(): Promise<Monitor[]>;
     getWarningMonitors(): Promise<Monitor[]>;
     /** GET /servers/storage: the fullest disk among the caller's servers, from the disk monitors' latest readings. */
@@ -342,12 +360,16 @@ export const dataProvider: NodeMonitorDataProvider = {
     getServerMonitors: (serverId) => getArray<Monitor>(`/servers/${id(serverId)}/monitors`),
     getServerServices: (serverId) => getArray<Service>(`/servers/${id(serverId)}/services`),
     getServerMetrics: (serverId) => getJson<ServerMetrics>(`/servers/${id(serverId)}/metrics`),
-    testService: async (serviceId) => {
+    testService: async (serviceId) => (await dataProvider.probeService(serviceId)).status,
+    probeService: async (serviceId) => {
         const response: HttpResponse = await request(`/services/${id(serviceId)}/test`, {
             token: await getAccessToken(),
         });
-        return response.status;
+        const json = response.json as { message?: unknown } | null;
+        const message = json && typeof json.message === 'string' && json.message !== '' ? json.message : null;
+        return { status: response.status, message };
     },
+    getServiceDependents: (serviceId) => getJson<ServiceDependents>(`/services/${id(serviceId)}/dependents`),
     getFailedMonitors: () => getArray<Monitor>('/monitors/failed'),
     getStorageUsage: () => getJson<StorageUsage>('/servers/storage'),
     getWarningMonitors: () => getArray<Monitor>('/monitors/warnings'),

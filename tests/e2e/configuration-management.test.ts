@@ -102,6 +102,50 @@ describe('building a configuration in the browser', () => {
         expect(JSON.parse(disk?.configuration_object ?? '{}')).toMatchObject({ threshold: 90 });
     });
 
+    it('edits a service, which moves its monitor; a refused service shows one toast with the reason', async () => {
+        const services = page.getByRole('table', { name: 'Services' });
+        await services.getByRole('button', { name: 'Edit service rpc' }).click();
+        await dialog().getByRole('textbox', { name: 'Address' }).fill('http://127.0.0.1:26658');
+        await dialog().getByRole('button', { name: 'Save' }).click();
+        await toast('Edited service successfully!');
+        await services.getByRole('link', { name: 'http://127.0.0.1:26658' }).waitFor();
+        const root = await api(server.url, 'ops-admin', 'ops-admin-password');
+        const id = configurationUrl.split('/').pop();
+        const list = await root<{ type: string; configuration_object: string }[]>(
+            'GET',
+            `/configurations/${id}/monitors`
+        );
+        const url = list.find((m) => m.type === 'urlCheck');
+        expect(JSON.parse(url?.configuration_object ?? '{}')).toMatchObject({ address: 'http://127.0.0.1:26658' });
+
+        await page.getByRole('button', { name: 'Add Service' }).click();
+        await dialog().getByRole('textbox', { name: 'Address' }).fill('ftp://127.0.0.1');
+        await dialog().getByRole('button', { name: 'Add' }).click();
+        await page
+            .getByText(/^Failed to add service\. .+/)
+            .first()
+            .waitFor();
+        expect(await page.getByText(/Failed to add service/).count()).toBe(1);
+        expect(await page.getByText(/The form is not valid/).count()).toBe(0);
+        await dialog().getByRole('button', { name: 'Cancel' }).click();
+        await dialog().waitFor({ state: 'detached' });
+    });
+
+    it('deletes a service after naming the monitors that go with it', async () => {
+        const services = page.getByRole('table', { name: 'Services' });
+        await services.getByRole('button', { name: 'Delete service node_exporter' }).click();
+        await dialog()
+            .getByText(
+                'Monitors created with this service will be deleted too: "node_exporter", "node_exporter disk space".'
+            )
+            .waitFor();
+        await dialog().getByRole('button', { name: 'Delete' }).click();
+        await toast('Service deleted successfully');
+        const monitors = page.getByRole('table', { name: 'Monitors' });
+        await monitors.getByRole('row').nth(2).waitFor({ state: 'detached' });
+        expect(await monitors.getByRole('row').count()).toBe(2);
+    });
+
     it('creates a telegram channel and links it to the configuration', async () => {
         await page.goto(`${server.url}/notification-channels`);
         await page.getByText('No notification channels configured').waitFor();

@@ -52,4 +52,12 @@ describe('platform', () => {
         expect(res.body).toContain('window.__NODE_MONITOR_CONFIG__');
         expect(res.body).toContain('"apiUrl":"/api"');
     });
+
+    it('serves /config.js without an error in the log', async () => {
+        const before = t.logs.length;
+        const res = await t.app.inject({ url: '/config.js' });
+        expect(res.statusCode).toBe(200);
+        const lines = t.logs.slice(before).join('\n');
+        expect(lines).not.toMatch(/already sent|answered 500|ERR_HTTP_HEADERS_SENT/);
+    });
 });

@@ -2,6 +2,7 @@ import { boolean, index, integer, pgTable, serial, text, timestamp } from 'drizz
 import { MONITOR_TYPES } from '../../../common/monitor-types';
 import { configurations } from './configurations';
 import { servers } from './servers';
+import { services } from './services';
 
 /** `status`, `last_error` and `last_check` are written by the engine only; the API never accepts them. */
 export const monitors = pgTable(
@@ -12,6 +13,8 @@ export const monitors = pgTable(
             .notNull()
             .references(() => configurations.id, { onDelete: 'cascade' }),
         serverId: integer('server_id').references(() => servers.id, { onDelete: 'cascade' }),
+        /** The service this monitor was created with: it follows that service's address and goes with it. */
+        serviceId: integer('service_id').references(() => services.id, { onDelete: 'cascade' }),
         name: text('name').notNull(),
         type: text('type', { enum: MONITOR_TYPES }).notNull(),
         isEnabled: boolean('is_enabled').notNull().default(true),
@@ -25,6 +28,7 @@ export const monitors = pgTable(
     (t) => [
         index('monitors_configuration_idx').on(t.configurationId),
         index('monitors_server_idx').on(t.serverId),
+        index('monitors_service_idx').on(t.serviceId),
         index('monitors_status_idx').on(t.status),
     ]
 );

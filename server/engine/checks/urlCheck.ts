@@ -1,3 +1,4 @@
+import { serviceProbeUrl } from '../../../common/service-types';
 import type { Check } from '../check';
 import { errorText, numberSetting, ok, stringSetting } from './common';
 
@@ -5,7 +6,8 @@ import { errorText, numberSetting, ok, stringSetting } from './common';
  * urlCheck: GET `address`. The target is up when it answers 2xx or 3xx (check-semantics §2.1 recommends 2xx/3xx
  * as the default set, as Uptime Kuma and Gatus do): a 4xx means the URL no longer serves what it should (wrong
  * path, expired auth), a 5xx means the service is broken, and timeouts and network errors are failures too.
- * Credentials in the URL are sent as basic auth, so protected endpoints can be checked without a 401.
+ * Credentials in the URL are sent as basic auth, so protected endpoints can be checked without a 401. A monitor
+ * created with a rest service probes the gateway's node_info, as its root answers 501 on a healthy node.
  *
  * Consecutive failures are kept across Error, so a long outage stays red instead of alternating red and orange;
  * Warning while failures < allowed_attempts, Error from allowed_attempts on (0 → at once); one success recovers.
@@ -30,8 +32,10 @@ export const urlCheckCheck: Check<UrlMeasurement, UrlMemory> = {
     alertSleepMinutes: () => 30,
 
     async read(ctx) {
-        const address = stringSetting(ctx.monitor.settings, 'address');
-        if (!address) throw new Error('The monitor has no address to request');
+        const setting = stringSetting(ctx.monitor.settings, 'address');
+        if (!setting) throw new Error('The monitor has no address to request');
+        // A monitor created with a service checks that service the way its type is known to answer when healthy.
+        const address = serviceProbeUrl(setting, ctx.monitor.serviceType);
         const started = Date.now();
         try {
             // Only the status matters: a large page is cut at the cap instead of failing the check.

@@ -2,9 +2,10 @@ import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import ErrorIcon from '@mui/icons-material/Error';
 import StorageIcon from '@mui/icons-material/Storage';
 import WarningIcon from '@mui/icons-material/Warning';
-import { Box, Card, CardContent, Grid, Tab, Tabs, Typography } from '@mui/material';
+import { Alert, Box, Card, CardContent, Grid, Link, Tab, Tabs, Typography } from '@mui/material';
 import { useState } from 'react';
-import { Title } from 'react-admin';
+import { Title, usePermissions } from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
 
 import { LoadingScreen } from '../layout/LoadingScreen';
 import { DatabaseBanner } from './DatabaseBanner';
@@ -14,13 +15,14 @@ import { useDashboardData } from './useDashboardData';
 
 /** /: the four stat cards and the System Monitoring panel (spec §2, counts §4), refreshed every 30 s. */
 export const Dashboard = () => {
-    const { isPending, critical, warnings, counts, storage, metricsPending } = useDashboardData();
+    const { isPending, critical, warnings, counts, storage, metricsPending, serverCount } = useDashboardData();
     const [tab, setTab] = useState<'critical' | 'warnings'>('critical');
 
     return (
         <Box>
             <Title title="Dashboard" />
             <DatabaseBanner />
+            {!isPending && serverCount === 0 && <FirstRunHint />}
             <Grid container spacing={2} sx={{ mb: 3 }}>
                 <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
                     <StatCard
@@ -82,5 +84,32 @@ export const Dashboard = () => {
                 </CardContent>
             </Card>
         </Box>
+    );
+};
+
+/**
+ * An empty install otherwise reads "All systems are running smoothly" while nothing is watched: say so, and lead
+ * to the first steps.
+ */
+const FirstRunHint = () => {
+    const { permissions } = usePermissions<{ is_super_admin?: boolean } | null>();
+    return (
+        <Alert severity="info" sx={{ mb: 2 }}>
+            Nothing is monitored yet.{' '}
+            {permissions?.is_super_admin && (
+                <>
+                    Start with a{' '}
+                    <Link component={RouterLink} to="/companies">
+                        company
+                    </Link>
+                    , then add a{' '}
+                </>
+            )}
+            {!permissions?.is_super_admin && 'Add a '}
+            <Link component={RouterLink} to="/configurations">
+                configuration
+            </Link>{' '}
+            with its servers and services; each service can create its monitor.
+        </Alert>
     );
 };

@@ -76,5 +76,6 @@ export function useDashboardData() {
             server: storage.data?.server ?? null,
         },
         metricsPending: storage.isPending,
+        serverCount: serverList.length,
     };
 }

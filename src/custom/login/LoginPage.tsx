@@ -12,15 +12,18 @@ import {
     TextField,
     Typography,
 } from '@mui/material';
-import { type FormEvent, useState } from 'react';
-import { useLogin, useNotify } from 'react-admin';
+import { type SnackbarKey, useSnackbar } from 'notistack';
+import { type FormEvent, useRef, useState } from 'react';
+import { useLogin } from 'react-admin';
 
 import { loginErrorMessage } from './loginErrorMessage';
 
 /** The signed-out screen (spec §2). */
 export const LoginPage = () => {
     const login = useLogin();
-    const notify = useNotify();
+    const { enqueueSnackbar, closeSnackbar } = useSnackbar();
+    // The refusal of the previous attempt: a new attempt takes it off screen, so it never outlives a good login.
+    const lastError = useRef<SnackbarKey | null>(null);
     const [username, setUsername] = useState('');
     const [password, setPassword] = useState('');
     const [showPassword, setShowPassword] = useState(false);
@@ -29,10 +32,12 @@ export const LoginPage = () => {
     const submit = async (event: FormEvent) => {
         event.preventDefault();
         setBusy(true);
+        if (lastError.current !== null) closeSnackbar(lastError.current);
+        lastError.current = null;
         try {
             await login({ username, password });
         } catch (error) {
-            notify(loginErrorMessage(error), { type: 'error' });
+            lastError.current = enqueueSnackbar(loginErrorMessage(error), { variant: 'error' });
             setBusy(false);
         }
     };

@@ -18,12 +18,13 @@ import {
     Tooltip,
     Typography,
 } from '@mui/material';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useDelete, useNotify } from 'react-admin';
 
 import type { Server, Service } from '../../../common/entities';
 import { ServiceDialog } from '../../resources/services/ServiceDialog';
 import { ServiceTestDialog } from '../../resources/services/ServiceTestDialog';
+import { type ServiceDependents, useNodeMonitorDataProvider } from '../../providers/dataProvider';
 import { DeleteConfirm } from '../ui/DeleteConfirm';
 
 export const SERVICE_DELETED = 'Service deleted successfully';
@@ -44,6 +45,7 @@ export const ServicesCard = ({ server, services, canWrite, onChanged }: Services
     const [testing, setTesting] = useState<Service | null>(null);
     const [toDelete, setToDelete] = useState<Service | null>(null);
     const [deleteOne, { isPending: deleting }] = useDelete<Service>();
+    const dependents = useDependents(toDelete);
 
     const confirmDelete = () => {
         const service = toDelete;
@@ -173,9 +175,47 @@ export const ServicesCard = ({ server, services, canWrite, onChanged }: Services
                 noun="service"
                 name={toDelete?.name ?? null}
                 loading={deleting}
+                details={dependents && <DependentsText dependents={dependents} />}
                 onConfirm={confirmDelete}
                 onClose={() => setToDelete(null)}
             />
         </Card>
     );
 };
+
+/** What deleting the service would take along, read from the API while the confirmation is open. */
+function useDependents(service: Service | null): ServiceDependents | null {
+    const dataProvider = useNodeMonitorDataProvider();
+    const [dependents, setDependents] = useState<ServiceDependents | null>(null);
+    useEffect(() => {
+        setDependents(null);
+        if (!service) return;
+        let current = true;
+        dataProvider
+            .getServiceDependents(service.id)
+            .then((d) => current && setDependents(d))
+            // Without the list the question still stands; the delete itself reports any failure.
+            .catch(() => undefined);
+        return () => {
+            current = false;
+        };
+    }, [dataProvider, service]);
+    return dependents;
+}
+
+const names = (monitors: { name: string }[]) => monitors.map((m) => `"${m.name}"`).join(', ');
+
+const DependentsText = ({ dependents }: { dependents: ServiceDependents }) => (
+    <>
+        {dependents.removed.length > 0 && (
+            <Typography component="span" display="block" sx={{ mt: 1 }}>
+                {`Monitors created with this service will be deleted too: ${names(dependents.removed)}.`}
+            </Typography>
+        )}
+        {dependents.losing_data_source.length > 0 && (
+            <Typography component="span" display="block" sx={{ mt: 1 }} color="warning.main">
+                {`These monitors read through this service and will fail without it: ${names(dependents.losing_data_source)}.`}
+            </Typography>
+        )}
+    </>
+);

@@ -18,3 +18,17 @@ export function errorReason(error: unknown): string {
     if (typeof error === 'string' && error) return error;
     return 'Unknown error';
 }
+
+/** The `message` the server answered with, if any (spec §8: "where the server returns a message field…"). */
+export function serverMessage(error: unknown): string | null {
+    const body = (error as { body?: unknown } | null)?.body;
+    const message = body && typeof body === 'object' ? (body as { message?: unknown }).message : undefined;
+    return typeof message === 'string' && message.trim() !== '' ? message.trim() : null;
+}
+
+/** A spec failure text followed by the server's reason: `Failed to create user: Username "alice" is taken`. */
+export function withServerMessage(text: string, error: unknown): string {
+    const message = serverMessage(error);
+    if (!message) return text;
+    return /[.!:]$/.test(text) ? `${text} ${message}` : `${text}: ${message}`;
+}

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import type { Company } from '../../../common/entities';
 import { CompanyInputs, companyDefaults, toCompanyBody } from './CompanyInputs';
 import { FormToolbar } from '../../custom/ui/FormToolbar';
+import { withServerMessage } from '../../custom/ui/format';
 
 /** /companies/add: the page form. */
 export const CompanyCreate = () => {
@@ -20,10 +21,10 @@ export const CompanyCreate = () => {
                     notify('Company created successfully', { type: 'success' });
                     navigate(`/companies/${company.id}`);
                 },
-                onError: () => notify('Failed to create company', { type: 'error' }),
+                onError: (error) => notify(withServerMessage('Failed to create company', error), { type: 'error' }),
             }}
         >
-            <SimpleForm defaultValues={companyDefaults} toolbar={<FormToolbar />}>
+            <SimpleForm disableInvalidFormNotification defaultValues={companyDefaults} toolbar={<FormToolbar />}>
                 <CompanyInputs />
             </SimpleForm>
         </Create>

@@ -3,6 +3,7 @@ import { Form, SaveButton, useCreate, useNotify, useUpdate } from 'react-admin';
 
 import type { Company } from '../../../common/entities';
 import { CompanyInputs, companyDefaults, toCompanyBody } from './CompanyInputs';
+import { withServerMessage } from '../../custom/ui/format';
 
 export interface CompanyDialogProps {
     open: boolean;
@@ -34,14 +35,22 @@ export const CompanyDialog = ({ open, company, onClose, onSaved }: CompanyDialog
             onSaved?.(saved as Company);
             onClose();
         } catch (error) {
-            notify(editing ? 'Failed to update company' : 'Failed to create company', { type: 'error' });
+            notify(withServerMessage(editing ? 'Failed to update company' : 'Failed to create company', error), {
+                type: 'error',
+            });
             return (error as { body?: { errors?: Record<string, string> } }).body?.errors;
         }
     };
 
     return (
         <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="company-dialog-title">
-            <Form key={company?.id ?? 'new'} record={company ?? companyDefaults} onSubmit={submit} resource="companies">
+            <Form
+                disableInvalidFormNotification
+                key={company?.id ?? 'new'}
+                record={company ?? companyDefaults}
+                onSubmit={submit}
+                resource="companies"
+            >
                 <DialogTitle id="company-dialog-title">{editing ? 'Edit Company' : 'Add Company'}</DialogTitle>
                 <DialogContent>
                     <CompanyInputs />

@@ -6,6 +6,7 @@ import { retryUnlessClientError } from '../../custom/ui/retry';
 import { CompanyInputs, toCompanyBody } from './CompanyInputs';
 import { CompanyQuotaInputs, toCompanyQuotaBody } from './CompanyQuota';
 import { FormToolbar } from '../../custom/ui/FormToolbar';
+import { withServerMessage } from '../../custom/ui/format';
 
 /** /companies/{id}/edit: the same form as /companies/add. */
 export const CompanyEdit = () => {
@@ -33,10 +34,10 @@ export const CompanyEdit = () => {
                     notify('Company updated successfully', { type: 'success' });
                     navigate(`/companies/${id}`);
                 },
-                onError: () => notify('Failed to update company', { type: 'error' }),
+                onError: (error) => notify(withServerMessage('Failed to update company', error), { type: 'error' }),
             }}
         >
-            <SimpleForm toolbar={<FormToolbar />}>
+            <SimpleForm disableInvalidFormNotification toolbar={<FormToolbar />}>
                 <CompanyInputs />
                 <CompanyQuotaInputs />
             </SimpleForm>

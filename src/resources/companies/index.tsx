@@ -1,6 +1,7 @@
 import BusinessIcon from '@mui/icons-material/Business';
 import { Route } from 'react-router-dom';
 
+import { SuperAdminOnly } from '../../custom/ui/SuperAdminOnly';
 import { lazyNamed } from '../../lazyNamed';
 
 const CompanyList = lazyNamed(() => import('./CompanyList'), 'CompanyList');
@@ -10,14 +11,39 @@ const CompanyEdit = lazyNamed(() => import('./CompanyEdit'), 'CompanyEdit');
 
 /** /companies, /companies/{id} (overview), /companies/add and /companies/{id}/edit (spec §2). */
 export default {
-    list: CompanyList,
+    list: () => (
+        <SuperAdminOnly title="Companies">
+            <CompanyList />
+        </SuperAdminOnly>
+    ),
     icon: BusinessIcon,
     recordRepresentation: 'name',
     children: (
         <>
-            <Route path="add" element={<CompanyCreate />} />
-            <Route path=":id" element={<CompanyShow />} />
-            <Route path=":id/edit" element={<CompanyEdit />} />
+            <Route
+                path="add"
+                element={
+                    <SuperAdminOnly title="Companies">
+                        <CompanyCreate />
+                    </SuperAdminOnly>
+                }
+            />
+            <Route
+                path=":id"
+                element={
+                    <SuperAdminOnly title="Companies">
+                        <CompanyShow />
+                    </SuperAdminOnly>
+                }
+            />
+            <Route
+                path=":id/edit"
+                element={
+                    <SuperAdminOnly title="Companies">
+                        <CompanyEdit />
+                    </SuperAdminOnly>
+                }
+            />
         </>
     ),
 };

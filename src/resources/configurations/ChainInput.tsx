@@ -18,6 +18,9 @@ export function useChains() {
     });
 }
 
+export const UNKNOWN_CHAIN =
+    'Not in the chain directory: accepted as a private chain, but its address prefix and oracle are unknown';
+
 /** Chain picker: an autocomplete over the directory's chain names that also takes free text. */
 export const ChainInput = ({ source = 'chain', label = 'Chain' }: { source?: string; label?: string }) => {
     const { field, fieldState } = useInput({ source });
@@ -25,6 +28,8 @@ export const ChainInput = ({ source = 'chain', label = 'Chain' }: { source?: str
     const prettyNames = useMemo(() => new Map(chains.map((chain) => [chain.name, chain.pretty_name])), [chains]);
     const options = useMemo(() => [...prettyNames.keys()].sort(), [prettyNames]);
     const value = typeof field.value === 'string' ? field.value : '';
+    // Private chains exist, so any name is accepted; but say when the directory does not know it.
+    const unknown = !isPending && chains.length > 0 && value.trim() !== '' && !prettyNames.has(value.trim());
     return (
         <Autocomplete
             freeSolo
@@ -52,7 +57,7 @@ export const ChainInput = ({ source = 'chain', label = 'Chain' }: { source?: str
                     label={label}
                     margin="dense"
                     error={fieldState.invalid}
-                    helperText={fieldState.error?.message ?? ' '}
+                    helperText={fieldState.error?.message ?? (unknown ? UNKNOWN_CHAIN : ' ')}
                 />
             )}
         />

@@ -11,6 +11,7 @@ import {
     toConfigurationFormValues,
 } from './ConfigurationInputs';
 import { useConfigurationAccess } from './useConfigurationAccess';
+import { withServerMessage } from '../../custom/ui/format';
 
 export interface ConfigurationDialogProps {
     open: boolean;
@@ -24,7 +25,7 @@ export interface ConfigurationDialogProps {
 /** Add/Edit Configuration dialog, used by the list and the detail page. */
 export const ConfigurationDialog = ({ open, configuration, onClose, onSaved }: ConfigurationDialogProps) => {
     const notify = useNotify();
-    const { isSuperAdmin } = useConfigurationAccess();
+    const { isSuperAdmin, mustPickCompany } = useConfigurationAccess();
     const [create] = useCreate<Configuration>();
     const [update] = useUpdate<Configuration>();
     const editing = !!configuration;
@@ -49,7 +50,10 @@ export const ConfigurationDialog = ({ open, configuration, onClose, onSaved }: C
             onSaved?.(saved as Configuration);
             onClose();
         } catch (error) {
-            notify(editing ? 'Failed to update configuration' : 'Failed to create configuration', { type: 'error' });
+            notify(
+                withServerMessage(editing ? 'Failed to update configuration' : 'Failed to create configuration', error),
+                { type: 'error' }
+            );
             return (error as { body?: { errors?: Record<string, string> } }).body?.errors;
         }
     };
@@ -57,6 +61,7 @@ export const ConfigurationDialog = ({ open, configuration, onClose, onSaved }: C
     return (
         <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="configuration-dialog-title">
             <Form
+                disableInvalidFormNotification
                 key={configuration?.id ?? 'new'}
                 record={
                     (configuration ? toConfigurationFormValues(configuration) : configurationDefaults) as Record<
@@ -71,7 +76,7 @@ export const ConfigurationDialog = ({ open, configuration, onClose, onSaved }: C
                     {editing ? 'Edit Configuration' : 'Add Configuration'}
                 </DialogTitle>
                 <DialogContent>
-                    <ConfigurationInputs withCompany={isSuperAdmin} />
+                    <ConfigurationInputs withCompany={isSuperAdmin} companyRequired={mustPickCompany} />
                 </DialogContent>
                 <DialogActions>
                     <Button onClick={onClose}>Cancel</Button>

@@ -1,4 +1,4 @@
-import { BooleanInput, ReferenceInput, SelectInput, TextInput } from 'react-admin';
+import { BooleanInput, ReferenceInput, required, SelectInput, TextInput } from 'react-admin';
 
 import type { Configuration } from '../../../common/entities';
 import { retryUnlessClientError } from '../../custom/ui/retry';
@@ -48,7 +48,14 @@ export function toConfigurationBody(values: ConfigurationFormValues, withCompany
 }
 
 /** Name, Chain (autocomplete), Enabled and, for super admins, the Company. */
-export const ConfigurationInputs = ({ withCompany }: { withCompany: boolean }) => (
+export const ConfigurationInputs = ({
+    withCompany,
+    companyRequired = false,
+}: {
+    withCompany: boolean;
+    /** Marks and checks the Company field (a super admin without a company of their own). */
+    companyRequired?: boolean;
+}) => (
     <>
         <TextInput source="name" label="Name" fullWidth />
         <ChainInput />
@@ -61,7 +68,13 @@ export const ConfigurationInputs = ({ withCompany }: { withCompany: boolean }) =
                 sort={{ field: 'name', order: 'ASC' }}
                 queryOptions={{ retry: retryUnlessClientError }}
             >
-                <SelectInput label="Company" optionText="name" emptyText="Select a company" fullWidth />
+                <SelectInput
+                    label="Company"
+                    optionText="name"
+                    emptyText="Select a company"
+                    validate={companyRequired ? required('Please select a company') : undefined}
+                    fullWidth
+                />
             </ReferenceInput>
         )}
     </>

@@ -14,6 +14,7 @@ import {
     toMonitorFormValues,
     validateMonitorName,
 } from './monitorForm';
+import { withServerMessage } from '../../custom/ui/format';
 
 export interface MonitorDialogProps {
     open: boolean;
@@ -69,7 +70,9 @@ export function MonitorDialog({
             notify(editing ? 'Updated monitor successfully' : 'Added monitor successfully', { type: 'success' });
             onClose(true);
         } catch (error) {
-            notify(editing ? 'Failed to update monitor' : 'Failed to add monitor', { type: 'error' });
+            notify(withServerMessage(editing ? 'Failed to update monitor' : 'Failed to add monitor', error), {
+                type: 'error',
+            });
             return toFormErrors((error as { body?: { errors?: Record<string, string> } }).body?.errors, type);
         }
     };
@@ -83,6 +86,7 @@ export function MonitorDialog({
             aria-labelledby="monitor-dialog-title"
         >
             <Form
+                disableInvalidFormNotification
                 key={record?.id ?? 'new'}
                 record={toMonitorFormValues(record, defaultServerId) as unknown as Record<string, unknown>}
                 onSubmit={submit}

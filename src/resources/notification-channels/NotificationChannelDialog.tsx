@@ -106,6 +106,7 @@ export const NotificationChannelDialog = ({
     return (
         <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="channel-dialog-title">
             <Form
+                disableInvalidFormNotification
                 key={channel?.id ?? 'new'}
                 record={channel ? toChannelFormValues(channel) : channelDefaults(defaultCompanyId)}
                 validate={(values) => validateChannel(values as unknown as ChannelFormValues)}

@@ -2,6 +2,7 @@ import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/
 import { BooleanInput, Form, SaveButton, TextInput, useCreate, useNotify, useUpdate } from 'react-admin';
 
 import type { Server } from '../../../common/entities';
+import { withServerMessage } from '../../custom/ui/format';
 
 export interface ServerDialogProps {
     open: boolean;
@@ -42,7 +43,9 @@ export function ServerDialog({ open, onClose, configurationId, record }: ServerD
             notify(editing ? 'Edited server successfully!' : 'Added server successfully!', { type: 'success' });
             onClose(true);
         } catch (error) {
-            notify(editing ? 'Failed to edit server.' : 'Failed to add server.', { type: 'error' });
+            notify(withServerMessage(editing ? 'Failed to edit server.' : 'Failed to add server.', error), {
+                type: 'error',
+            });
             return (error as { body?: { errors?: Record<string, string> } }).body?.errors;
         }
     };
@@ -56,6 +59,7 @@ export function ServerDialog({ open, onClose, configurationId, record }: ServerD
             aria-labelledby="server-dialog-title"
         >
             <Form
+                disableInvalidFormNotification
                 key={record?.id ?? 'new'}
                 record={record ?? { name: '', address: '', is_enabled: true }}
                 onSubmit={submit}

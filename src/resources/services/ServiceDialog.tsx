@@ -16,6 +16,7 @@ import { useCreate, useNotify, useUpdate } from 'react-admin';
 import type { Server, Service } from '../../../common/entities';
 import { defaultServiceAddress, SERVICE_TYPES, type ServiceType } from '../../../common/service-types';
 import { monitorsForService } from './serviceMonitors';
+import { withServerMessage } from '../../custom/ui/format';
 
 export const SERVICE_ADDED = 'Added service successfully!';
 export const SERVICE_EDITED = 'Edited service successfully!';
@@ -93,14 +94,16 @@ const ServiceDialogBody = ({ open, onClose, server, record }: ServiceDialogProps
                     : current.address,
         }));
 
-    const createMonitors = async (service: Pick<Service, 'name' | 'address' | 'type'>) => {
+    const createMonitors = async (service: Pick<Service, 'id' | 'name' | 'address' | 'type'>) => {
         let created = 0;
-        for (const data of monitorsForService(service, server.id, server.configuration_id)) {
+        for (const body of monitorsForService(service, server.id, server.configuration_id)) {
+            // Linked to its service: it follows the service's address and is deleted with it.
+            const data = { ...body, service_id: service.id };
             try {
                 await create('monitors', { data }, { returnPromise: true });
                 created++;
-            } catch {
-                notify(MONITOR_ADD_FAILED, { type: 'error' });
+            } catch (error) {
+                notify(withServerMessage(MONITOR_ADD_FAILED, error), { type: 'error' });
             }
         }
         if (created > 0) notify(MONITOR_ADDED, { type: 'success' });
@@ -117,6 +120,7 @@ const ServiceDialogBody = ({ open, onClose, server, record }: ServiceDialogProps
         };
         setSaving(true);
         setErrors({});
+        let saved: Service;
         try {
             if (record) {
                 await update(
@@ -124,17 +128,18 @@ const ServiceDialogBody = ({ open, onClose, server, record }: ServiceDialogProps
                     { id: record.id, data, previousData: record },
                     { mutationMode: 'pessimistic', returnPromise: true }
                 );
+                saved = record;
             } else {
-                await create('services', { data }, { returnPromise: true });
+                saved = (await create('services', { data }, { returnPromise: true })) as Service;
             }
         } catch (error) {
             setSaving(false);
-            notify(editing ? SERVICE_EDIT_FAILED : SERVICE_ADD_FAILED, { type: 'error' });
+            notify(withServerMessage(editing ? SERVICE_EDIT_FAILED : SERVICE_ADD_FAILED, error), { type: 'error' });
             setErrors((error as { body?: { errors?: FieldErrors } }).body?.errors ?? {});
             return;
         }
         notify(editing ? SERVICE_EDITED : SERVICE_ADDED, { type: 'success' });
-        if (!editing && values.create_monitor) await createMonitors(data);
+        if (!editing && values.create_monitor) await createMonitors({ ...data, id: saved.id });
         setSaving(false);
         onClose(true);
     };

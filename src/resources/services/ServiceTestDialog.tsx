@@ -56,15 +56,21 @@ const ServiceTestRun = ({ service }: { service: Service }) => {
                 await wait(attempt > 1 ? TEST_INTERVAL_MS : 0);
                 if (cancelled) return;
                 let status: number | null = null;
+                let reason: string | null = null;
                 try {
-                    status = await dataProvider.testService(service.id);
+                    ({ status, message: reason } = await dataProvider.probeService(service.id));
                 } catch {
                     status = null;
                 }
                 if (cancelled) return;
-                const answer = status === null ? 'no answer' : `HTTP ${status}`;
                 const ok = status === 200;
-                append(`Attempt ${attempt}/${TEST_ATTEMPTS}: ${answer}${ok ? ' - success' : ' - failed'}`);
+                const answer = status === null ? 'no answer' : `HTTP ${status}`;
+                // The API says why a probe failed ("… refused the connection"); its bare 502 would hide that.
+                append(
+                    ok || reason === null
+                        ? `Attempt ${attempt}/${TEST_ATTEMPTS}: ${answer}${ok ? ' - success' : ' - failed'}`
+                        : `Attempt ${attempt}/${TEST_ATTEMPTS}: failed - ${reason}`
+                );
                 if (ok) {
                     setOutcome('success');
                     return;

@@ -24,7 +24,7 @@ export const UserCreate = () => {
                 onError: (error) => notify(pageFormError(error), { type: 'error' }),
             }}
         >
-            <SimpleForm defaultValues={userDefaults} toolbar={<FormToolbar />}>
+            <SimpleForm disableInvalidFormNotification defaultValues={userDefaults} toolbar={<FormToolbar />}>
                 <UserInputs creating />
             </SimpleForm>
         </Create>

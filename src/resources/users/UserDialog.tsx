@@ -3,6 +3,7 @@ import { Form, SaveButton, useCreate, useNotify, useUpdate } from 'react-admin';
 
 import type { User } from '../../../common/entities';
 import { DIALOG_PASSWORD_REQUIRED, toUserBody, toUserFormValues, UserInputs, userDefaults } from './UserInputs';
+import { withServerMessage } from '../../custom/ui/format';
 
 export interface UserDialogProps {
     open: boolean;
@@ -33,7 +34,9 @@ export const UserDialog = ({ open, user, onClose, onSaved }: UserDialogProps) =>
             onSaved?.(saved as User);
             onClose();
         } catch (error) {
-            notify(editing ? 'Failed to update user' : 'Failed to create user', { type: 'error' });
+            notify(withServerMessage(editing ? 'Failed to update user' : 'Failed to create user', error), {
+                type: 'error',
+            });
             return (error as { body?: { errors?: Record<string, string> } }).body?.errors;
         }
     };
@@ -41,6 +44,7 @@ export const UserDialog = ({ open, user, onClose, onSaved }: UserDialogProps) =>
     return (
         <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="user-dialog-title">
             <Form
+                disableInvalidFormNotification
                 key={user?.id ?? 'new'}
                 record={user ? toUserFormValues(user) : userDefaults}
                 onSubmit={submit}

@@ -37,7 +37,7 @@ export const UserEdit = () => {
                 onError: (error) => notify(pageFormError(error), { type: 'error' }),
             }}
         >
-            <SimpleForm toolbar={<FormToolbar />}>
+            <SimpleForm disableInvalidFormNotification toolbar={<FormToolbar />}>
                 <UserInputs creating={false} />
             </SimpleForm>
         </Edit>

@@ -11,6 +11,10 @@ export const DIALOG_PASSWORD_REQUIRED = 'Password is required for new users';
 /** Toast of a company picker whose companies could not be loaded (spec §8). */
 export const COMPANIES_LOAD_FAILED = 'Failed to load data!';
 
+/** A super admin sees every company and needs none (the account created at first start has none). */
+const validateCompany = (value: unknown, values: { is_super_admin?: boolean }) =>
+    values?.is_super_admin || (value !== null && value !== undefined && value !== '') ? undefined : COMPANY_REQUIRED;
+
 const validateUsername = (value: unknown) =>
     typeof value === 'string' && value.trim() !== '' ? undefined : USERNAME_REQUIRED;
 
@@ -74,7 +78,7 @@ export const UserInputs = ({ creating, passwordRequiredMessage = PAGE_PASSWORD_R
                 <SelectInput
                     label="Company"
                     optionText="name"
-                    validate={required(COMPANY_REQUIRED)}
+                    validate={validateCompany}
                     emptyText="Select a company"
                     fullWidth
                 />

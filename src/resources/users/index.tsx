@@ -1,6 +1,7 @@
 import PeopleIcon from '@mui/icons-material/People';
 import { Route } from 'react-router-dom';
 
+import { SuperAdminOnly } from '../../custom/ui/SuperAdminOnly';
 import { lazyNamed } from '../../lazyNamed';
 
 const UserList = lazyNamed(() => import('./UserList'), 'UserList');
@@ -10,14 +11,39 @@ const UserEdit = lazyNamed(() => import('./UserEdit'), 'UserEdit');
 
 /** /users, /users/{id} (overview), /users/add and /users/{id}/edit (spec §2). */
 export default {
-    list: UserList,
+    list: () => (
+        <SuperAdminOnly title="Users">
+            <UserList />
+        </SuperAdminOnly>
+    ),
     icon: PeopleIcon,
     recordRepresentation: 'username',
     children: (
         <>
-            <Route path="add" element={<UserCreate />} />
-            <Route path=":id" element={<UserShow />} />
-            <Route path=":id/edit" element={<UserEdit />} />
+            <Route
+                path="add"
+                element={
+                    <SuperAdminOnly title="Users">
+                        <UserCreate />
+                    </SuperAdminOnly>
+                }
+            />
+            <Route
+                path=":id"
+                element={
+                    <SuperAdminOnly title="Users">
+                        <UserShow />
+                    </SuperAdminOnly>
+                }
+            />
+            <Route
+                path=":id/edit"
+                element={
+                    <SuperAdminOnly title="Users">
+                        <UserEdit />
+                    </SuperAdminOnly>
+                }
+            />
         </>
     ),
 };

@@ -108,8 +108,24 @@ describe('dashboard', () => {
         expect(await screen.findByText('No critical issues found')).toBeInTheDocument();
         expect(screen.getByText('All systems are running smoothly')).toBeInTheDocument();
         expect(statValue('Healthy Nodes')).toBe('2');
+        expect(screen.queryByText(/Nothing is monitored yet/)).not.toBeInTheDocument();
         await user.click(screen.getByRole('tab', { name: 'Warnings (0)' }));
         expect(await screen.findByText('No warnings found')).toBeInTheDocument();
+        expect(screen.getByText('All systems are running smoothly')).toBeInTheDocument();
+    });
+
+    it('leads an empty install to its first company and configuration, keeping the spec texts', async () => {
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/monitors/failed': { body: [] },
+            'GET /api/monitors/warnings': { body: [] },
+            'GET /api/servers': { body: [] },
+            'GET /api/servers/storage': { body: storage(0, 0) },
+        });
+        renderApp('/');
+        expect(await screen.findByText(/Nothing is monitored yet/)).toBeInTheDocument();
+        expect(screen.getByRole('link', { name: 'company' })).toHaveAttribute('href', '/companies');
+        expect(screen.getByRole('link', { name: 'configuration' })).toHaveAttribute('href', '/configurations');
         expect(screen.getByText('All systems are running smoothly')).toBeInTheDocument();
     });
 

@@ -61,8 +61,25 @@ describe('layout', () => {
         });
         renderApp('/users');
         expect(await screen.findByRole('heading', { name: 'Users', level: 1 })).toBeInTheDocument();
-        expect(await screen.findByText('No users found')).toBeInTheDocument();
         expect(screen.queryByRole('menuitem', { name: 'Users' })).not.toBeInTheDocument();
+    });
+
+    it.each([
+        ['/users', 'Users'],
+        ['/companies', 'Companies'],
+        ['/logger', 'Tail log'],
+    ])('tells a plain user at %s that only super admins can see it, without a refused call', async (path, title) => {
+        const { calls } = stubApi({
+            'GET /api/users/me': { body: plainUser },
+            'GET /api/users': { status: 403, body: { message: 'Forbidden' } },
+            'GET /api/companies': { status: 403, body: { message: 'Forbidden' } },
+        });
+        renderApp(path);
+        expect(await screen.findByText('Only super admins can see this page.')).toBeInTheDocument();
+        expect(screen.getByRole('heading', { name: title, level: 1 })).toBeInTheDocument();
+        expect(screen.queryByRole('button', { name: /^Add/ })).not.toBeInTheDocument();
+        expect(screen.queryByText(/No users found|No companies found|WebSocket|Forbidden/)).not.toBeInTheDocument();
+        expect(calls.filter((c) => c.path === '/api/users' || c.path === '/api/companies')).toEqual([]);
     });
 
     it("shows 'Loading...' while the session's user is loading", async () => {

@@ -62,6 +62,31 @@ describe('login screen', () => {
         expect(screen.getByRole('button', { name: 'Sign in' })).toBeEnabled();
     });
 
+    it('takes the refusal off screen when the next attempt starts, so it cannot outlive a good login', async () => {
+        let refuse = true;
+        let answer: (value: unknown) => void = () => {};
+        stubApi({
+            'POST /api/login': () =>
+                refuse
+                    ? { status: 401, body: { message: 'Invalid username or password' } }
+                    : new Promise((resolve) => {
+                          answer = () => resolve({ body: tokens });
+                      }),
+            'GET /api/users/me': { body: superAdmin },
+        });
+        renderApp('/login');
+        const user = await signIn('admin', 'secret');
+        expect(await screen.findByText('Invalid username or password')).toBeInTheDocument();
+        refuse = false;
+        await user.click(screen.getByRole('button', { name: 'Sign in' }));
+        // Well within the toast's 5 s: only the new attempt can have taken it away.
+        await waitFor(() => expect(screen.queryByText('Invalid username or password')).not.toBeInTheDocument(), {
+            timeout: 1500,
+        });
+        answer(null);
+        expect(await screen.findByRole('menuitem', { name: 'Dashboard' })).toBeInTheDocument();
+    });
+
     it("shows 'Login failed' when the refusal carries no message", async () => {
         stubApi({ 'POST /api/login': { status: 502, body: '<html>bad gateway</html>' } });
         renderApp('/login');

@@ -215,6 +215,8 @@ describe('server detail', () => {
                     address: 'http://10.0.0.5:26657',
                     allowed_attempts: 3,
                 }),
+                // Linked to the new service: it follows its address and goes with it.
+                service_id: 30,
             },
         ]);
         await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
@@ -351,6 +353,52 @@ describe('server detail', () => {
         expect(await screen.findByText('Failed to delete service')).toBeInTheDocument();
     });
 
+    it('names the monitors a service delete removes or leaves without a data source', async () => {
+        stubApi(
+            routes({
+                'GET /api/services/11/dependents': {
+                    body: {
+                        removed: [{ id: 21, name: 'rpc', type: 'urlCheck' }],
+                        losing_data_source: [{ id: 22, name: 'blocks', type: 'blockCheck' }],
+                    },
+                },
+            })
+        );
+        const user = userEvent.setup();
+        renderApp('/servers/7');
+        await user.click(await screen.findByRole('button', { name: 'Delete service rpc' }));
+        const dialog = await screen.findByRole('dialog');
+        expect(
+            within(dialog).getByText('Are you sure you want to delete the service "rpc"? This action cannot be undone.')
+        ).toBeInTheDocument();
+        expect(
+            await within(dialog).findByText('Monitors created with this service will be deleted too: "rpc".')
+        ).toBeInTheDocument();
+        expect(
+            within(dialog).getByText('These monitors read through this service and will fail without it: "blocks".')
+        ).toBeInTheDocument();
+    });
+
+    it("shows the API's reason for a failed endpoint test", async () => {
+        stubApi(
+            routes({
+                'GET /api/services/12/test': {
+                    status: 502,
+                    body: { message: 'node_exporter did not answer: refused the connection' },
+                },
+            })
+        );
+        const user = userEvent.setup();
+        renderApp('/servers/7');
+        await user.click(await screen.findByRole('button', { name: 'Test endpoint node_exporter' }));
+        const dialog = await screen.findByRole('dialog', { name: 'Test Endpoint: node_exporter' });
+        expect(
+            await within(dialog).findByText(
+                'Attempt 1/4: failed - node_exporter did not answer: refused the connection'
+            )
+        ).toBeInTheDocument();
+    });
+
     it('tests an endpoint up to 4 times, 1 second apart, with a running log', async () => {
         const times: number[] = [];
         stubApi(
@@ -366,12 +414,12 @@ describe('server detail', () => {
         await user.click(await screen.findByRole('button', { name: 'Test endpoint node_exporter' }));
         const dialog = await screen.findByRole('dialog', { name: 'Test Endpoint: node_exporter' });
         const log = within(dialog).getByRole('log');
-        expect(await within(log).findByText('Attempt 1/4: HTTP 502 - failed')).toBeInTheDocument();
+        expect(await within(log).findByText('Attempt 1/4: failed - node_exporter did not answer')).toBeInTheDocument();
         expect(within(log).queryByText(/Attempt 2/)).not.toBeInTheDocument();
         expect(
             await within(dialog).findByText('Endpoint test failed after 4 attempts', {}, { timeout: 8000 })
         ).toBeInTheDocument();
-        expect(within(log).getAllByText(/^Attempt \d\/4: HTTP 502 - failed$/)).toHaveLength(4);
+        expect(within(log).getAllByText(/^Attempt \d\/4: failed - node_exporter did not answer$/)).toHaveLength(4);
         expect(times).toHaveLength(4);
         for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(950);
         await user.click(within(dialog).getByRole('button', { name: 'Close' }));

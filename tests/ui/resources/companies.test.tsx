@@ -120,7 +120,7 @@ describe('companies', () => {
         expect(await screen.findByText('Company name is required')).toBeInTheDocument();
         await user.type(screen.getByLabelText('Name'), 'Acme');
         await user.click(screen.getByRole('button', { name: 'Save' }));
-        expect(await screen.findByText('Failed to create company')).toBeInTheDocument();
+        expect(await screen.findByText('Failed to create company: Invalid')).toBeInTheDocument();
         expect(await screen.findByText('Name taken')).toBeInTheDocument();
         expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'Acme', is_active: true });
     });

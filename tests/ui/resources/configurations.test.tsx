@@ -91,6 +91,19 @@ describe('configuration list', () => {
         expect(screen.getByRole('button', { name: 'Delete configuration Hub' })).toBeInTheDocument();
     });
 
+    it('says nothing is watched on a configuration without monitors, beside a Healthy that is not green', async () => {
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/configurations': { body: [{ ...healthy, monitors: [] }, warning] },
+            'GET /api/companies': { body: companies },
+        });
+        renderApp('/configurations');
+        const card = await screen.findByRole('button', { name: `Open configuration ${healthy.name}` });
+        expect(within(card).getByText('Nothing is watched: no monitors')).toBeInTheDocument();
+        expect(within(card).getByText('Healthy').closest('.MuiChip-root')).not.toHaveClass('MuiChip-colorSuccess');
+        expect(within(cardOf('Juno')).queryByText('Nothing is watched: no monitors')).not.toBeInTheDocument();
+    });
+
     it('shows no health badge on a disabled configuration', async () => {
         stubApi({
             'GET /api/users/me': { body: superAdmin },
@@ -226,6 +239,44 @@ describe('configuration list', () => {
         expect(await screen.findByRole('heading', { name: 'Cosmos Hub' })).toBeInTheDocument();
     });
 
+    it('accepts a chain the directory does not know, saying so under the field', async () => {
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/configurations': { body: [] },
+            'GET /api/companies': { body: companies },
+            'GET /api/chains': { body: chains },
+        });
+        const user = userEvent.setup();
+        renderApp('/configurations');
+        await user.click(await screen.findByRole('button', { name: 'Add Configuration' }, { timeout: 15_000 }));
+        const dialog = await screen.findByRole('dialog');
+        const chain = within(dialog).getByRole('combobox', { name: 'Chain' });
+        await user.type(chain, 'mychain');
+        expect(await within(dialog).findByText(/^Not in the chain directory/)).toBeInTheDocument();
+        await user.clear(chain);
+        await user.type(chain, 'cosmoshub');
+        await waitFor(() => expect(within(dialog).queryByText(/^Not in the chain directory/)).not.toBeInTheDocument());
+    });
+
+    it('asks a super admin without a company to pick one, and sends nothing until then', async () => {
+        const root = { ...superAdmin, company: null, company_id: null };
+        const { calls } = stubApi({
+            'GET /api/users/me': { body: root },
+            'GET /api/configurations': { body: [] },
+            'GET /api/companies': { body: companies },
+            'GET /api/chains': { body: chains },
+        });
+        const user = userEvent.setup();
+        renderApp('/configurations');
+        await user.click(await screen.findByRole('button', { name: 'Add Configuration' }, { timeout: 15_000 }));
+        const dialog = await screen.findByRole('dialog');
+        await user.type(within(dialog).getByLabelText('Name'), 'Private');
+        await user.type(within(dialog).getByRole('combobox', { name: 'Chain' }), 'mychain');
+        await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+        expect(await within(dialog).findByText('Please select a company')).toBeInTheDocument();
+        expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    });
+
     it('lets a super admin pick the company, accepts a free-text chain, and shows a failed create', async () => {
         const { calls } = stubApi({
             'GET /api/users/me': { body: superAdmin },
@@ -246,7 +297,7 @@ describe('configuration list', () => {
         await user.click(within(dialog).getByRole('combobox', { name: 'Company' }));
         await user.click(await screen.findByRole('option', { name: 'Globex' }));
         await user.click(within(dialog).getByRole('button', { name: 'Add' }));
-        expect(await screen.findByText('Failed to create configuration')).toBeInTheDocument();
+        expect(await screen.findByText('Failed to create configuration: Invalid')).toBeInTheDocument();
         expect(await within(dialog).findByText('Name already used')).toBeInTheDocument();
         expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
             name: 'Private',
@@ -283,7 +334,7 @@ describe('configuration list', () => {
         fail = true;
         await user.click(await screen.findByRole('button', { name: 'Edit configuration Osmosis main' }));
         await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Save' }));
-        expect(await screen.findByText('Failed to update configuration')).toBeInTheDocument();
+        expect(await screen.findByText('Failed to update configuration: boom')).toBeInTheDocument();
     });
 
     it('deletes after confirmation, and reports a failed delete', async () => {

@@ -223,7 +223,7 @@ describe('monitor dialog', () => {
         await pick(user, dialog, 'Server', 'node-1');
         await user.type(within(dialog).getByLabelText('Validator Operator Address'), 'nope');
         await user.click(within(dialog).getByRole('button', { name: 'Add' }));
-        expect(await screen.findByText('Failed to add monitor')).toBeInTheDocument();
+        expect(await screen.findByText('Failed to add monitor: Invalid monitor')).toBeInTheDocument();
         const field = within(dialog).getByLabelText('Validator Operator Address');
         expect(
             await within(dialog).findByText('Validator Operator Address must be a bech32 valoper address')
@@ -259,7 +259,7 @@ describe('monitor dialog', () => {
         await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
         await user.click(screen.getByRole('button', { name: 'Edit monitor signing' }));
         await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Save' }));
-        expect(await screen.findByText('Failed to update monitor')).toBeInTheDocument();
+        expect(await screen.findByText('Failed to update monitor: boom')).toBeInTheDocument();
     });
 });
 

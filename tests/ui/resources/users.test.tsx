@@ -135,6 +135,51 @@ describe('users', () => {
         });
     });
 
+    it("toasts the server's reason once when the dialog's create is refused", async () => {
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/users': { body: { results: [] } },
+            'GET /api/companies': { body: { results: [acme] } },
+            'POST /api/users': {
+                status: 409,
+                body: {
+                    message: 'Username "alice" is already taken',
+                    errors: { username: 'Username "alice" is already taken' },
+                },
+            },
+        });
+        const user = userEvent.setup();
+        renderApp('/users');
+        await user.click(await screen.findByRole('button', { name: 'Add User' }));
+        const dialog = await screen.findByRole('dialog');
+        await user.type(within(dialog).getByLabelText('Username'), 'alice');
+        await user.type(within(dialog).getByLabelText(/^Password/), 's3cret-pass');
+        await user.click(within(dialog).getByRole('combobox', { name: 'Company' }));
+        await user.click(await screen.findByRole('option', { name: 'Acme' }));
+        await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+        expect(await screen.findByText('Failed to create user: Username "alice" is already taken')).toBeInTheDocument();
+        // The field shows the reason too; react-admin's own "form is not valid" toast would be a second one.
+        expect(await within(dialog).findByText('Username "alice" is already taken')).toBeInTheDocument();
+        expect(screen.queryByText(/The form is not valid/)).not.toBeInTheDocument();
+    });
+
+    it('saves a super admin without a company', async () => {
+        const root = { ...superAdmin, id: 9, username: 'root', company: null, company_id: null };
+        const { calls } = stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/users/9': { body: root },
+            'GET /api/companies': { body: { results: [acme] } },
+            'PUT /api/users/9': { body: root },
+        });
+        const user = userEvent.setup();
+        renderApp('/users/9/edit');
+        expect(await screen.findByDisplayValue('root')).toBeInTheDocument();
+        await user.click(screen.getByRole('button', { name: 'Save' }));
+        expect(await screen.findByText('User updated successfully')).toBeInTheDocument();
+        expect(screen.queryByText('Please select a company')).not.toBeInTheDocument();
+        expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ company_id: null, is_super_admin: true });
+    });
+
     it('shows the overview with flags, company and an Edit button', async () => {
         stubApi({ 'GET /api/users/me': { body: superAdmin }, 'GET /api/users/2': { body: bob } });
         renderApp('/users/2');
