@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import { auditEntries, configurationChannels, notificationChannels, outbox } from '../db/schema';
 import { formatNotification } from '../notify/format';
+import { toRecord } from '../notify/record';
 import { summaryLine } from '../notify/summary';
 import type { MonitorTarget } from './targets';
 import type { AlertState, Transition } from './transitions';
@@ -187,9 +188,10 @@ async function writeTransitions(db: Db, records: CheckRecord[]): Promise<void> {
         if (!n) return [];
         const text = formatNotification(r.target, n, r.checkedAt.getTime());
         const summary = summaryLine(r.target, n, r.checkedAt.getTime());
+        const payload = JSON.stringify(toRecord(r.target, n, r.checkedAt.getTime()));
         return links
             .filter((l) => l.configurationId === r.target.configuration.id)
-            .map((l) => ({ channelId: l.channelId, monitorId: r.target.id, kind: n.kind, text, summary }));
+            .map((l) => ({ channelId: l.channelId, monitorId: r.target.id, kind: n.kind, text, summary, payload }));
     });
     if (rows.length) await db.insert(outbox).values(rows);
 }
