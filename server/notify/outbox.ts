@@ -171,12 +171,12 @@ export class OutboxDispatcher {
         for (const [key, d] of this.down) {
             if (d.probing || d.nextProbeAt > now || this.stopped) continue;
             d.probing = true;
+            d.nextProbeAt = now + PROBE_INTERVAL_MS;
             void d
                 .probe()
                 .catch(() => false)
                 .then(async (up) => {
                     d.probing = false;
-                    d.nextProbeAt = this.pacing.now() + PROBE_INTERVAL_MS;
                     if (!up || this.stopped) return;
                     this.down.delete(key);
                     this.log.info(`Notification destination ${redact(key)} answers again: sending its backlog`);
