@@ -30,7 +30,7 @@ export interface ChannelTypeInfo {
     fields: readonly ChannelField[];
 }
 
-const MASKED_HELP = 'A saved one is shown masked; leave it as is to keep it';
+export const MASKED_HELP = 'A saved one is shown masked; leave it as is to keep it';
 
 export const CHANNEL_CATALOGUE: Record<ChannelType, ChannelTypeInfo> = {
     telegram: {
@@ -55,6 +55,137 @@ export const CHANNEL_CATALOGUE: Record<ChannelType, ChannelTypeInfo> = {
             { key: 'topic_id', label: 'Topic ID (topic_id)', kind: 'text', required: false, helperText: 'Optional' },
         ],
     },
+    discord: {
+        label: 'Discord',
+        fields: [
+            {
+                key: 'webhook_url',
+                label: 'Webhook URL (webhook_url)',
+                kind: 'text',
+                required: true,
+                secret: true,
+                requiredMessage: 'Please enter a webhook URL!',
+                helperText: `https://discord.com/api/webhooks/{id}/{token}. ${MASKED_HELP}`,
+            },
+        ],
+    },
+    slack: {
+        label: 'Slack',
+        fields: [
+            {
+                key: 'webhook_url',
+                label: 'Webhook URL (webhook_url)',
+                kind: 'text',
+                required: true,
+                secret: true,
+                requiredMessage: 'Please enter a webhook URL!',
+                helperText: `An incoming webhook, https://hooks.slack.com/services/…. ${MASKED_HELP}`,
+            },
+        ],
+    },
+    pagerduty: {
+        label: 'PagerDuty',
+        fields: [
+            {
+                key: 'routing_key',
+                label: 'Routing Key (routing_key)',
+                kind: 'text',
+                required: true,
+                secret: true,
+                requiredMessage: 'Please enter a routing key!',
+                helperText: `The Events API v2 integration key of a service. ${MASKED_HELP}`,
+            },
+            {
+                key: 'severity_map',
+                label: 'Severity Map (severity_map)',
+                kind: 'map',
+                required: false,
+                helperText: 'Optional JSON, e.g. {"critical": "error", "warning": "warning"}',
+            },
+        ],
+    },
+    webhook: {
+        label: 'Webhook',
+        fields: [
+            {
+                key: 'url',
+                label: 'URL (url)',
+                kind: 'text',
+                required: true,
+                requiredMessage: 'Please enter a URL!',
+                helperText: 'Receives a JSON POST per notification',
+            },
+            {
+                key: 'secret',
+                label: 'Secret (secret)',
+                kind: 'text',
+                required: true,
+                secret: true,
+                requiredMessage: 'Please enter a secret!',
+                helperText: `Signs each body (X-Node-Monitor-Signature). ${MASKED_HELP}`,
+            },
+            {
+                key: 'headers',
+                label: 'Headers (headers)',
+                kind: 'map',
+                required: false,
+                helperText: 'Optional JSON of extra headers, e.g. {"Authorization": "Bearer …"}',
+            },
+        ],
+    },
+    email: {
+        label: 'Email',
+        fields: [
+            {
+                key: 'host',
+                label: 'SMTP Host (host)',
+                kind: 'text',
+                required: true,
+                requiredMessage: 'Please enter a host!',
+            },
+            {
+                key: 'port',
+                label: 'Port (port)',
+                kind: 'number',
+                required: true,
+                default: 587,
+                requiredMessage: 'Please enter a port!',
+            },
+            {
+                key: 'security',
+                label: 'Security (security)',
+                kind: 'select',
+                required: true,
+                choices: ['tls', 'starttls', 'none'],
+                default: 'starttls',
+                helperText: 'tls: port 465; starttls: port 587; none: no encryption',
+            },
+            { key: 'username', label: 'Username (username)', kind: 'text', required: false, helperText: 'Optional' },
+            {
+                key: 'password',
+                label: 'Password (password)',
+                kind: 'text',
+                required: false,
+                secret: true,
+                helperText: `Optional. ${MASKED_HELP}`,
+            },
+            {
+                key: 'from',
+                label: 'From (from)',
+                kind: 'text',
+                required: true,
+                requiredMessage: 'Please enter a sender address!',
+            },
+            {
+                key: 'to',
+                label: 'To (to)',
+                kind: 'text',
+                required: true,
+                requiredMessage: 'Please enter at least one recipient!',
+                helperText: 'One or more addresses, separated by commas',
+            },
+        ],
+    },
 };
 
 /** Every secret setting name of any type: the log redaction list. */
@@ -64,5 +195,3 @@ export const SECRET_SETTING_KEYS: readonly string[] = [
 
 export const secretKeysOf = (type: ChannelType): string[] =>
     CHANNEL_CATALOGUE[type].fields.filter((f) => f.secret).map((f) => f.key);
-
-export { MASKED_HELP };

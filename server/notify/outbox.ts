@@ -295,7 +295,7 @@ export class OutboxDispatcher {
      */
     private plan(def: ChannelDefinition, due: Planned[]): Outgoing[] {
         const out: Outgoing[] = [];
-        const digests = due.length > DIGEST_THRESHOLD;
+        const digests = def.digests !== false && due.length > DIGEST_THRESHOLD;
         for (let i = 0; i < due.length; ) {
             const firstTest = due.findIndex((p, j) => j >= i && p.row.kind === 'test');
             const run = due.slice(i, firstTest < 0 ? due.length : firstTest);

@@ -42,6 +42,8 @@ export interface ChannelLimits {
 export interface ChannelDefinition<M = unknown> {
     type: ChannelType;
     limits: ChannelLimits;
+    /** False for types whose receivers want every event on its own (PagerDuty, webhooks): no digests. */
+    digests?: false;
     /** Errors keyed by setting name, after the catalogue's checks passed. */
     check?(config: ChannelConfig): Record<string, string>;
     /** Which destination a channel sends to: channels sharing one are probed and paced together when down. */
