@@ -9,6 +9,7 @@ import { type NotificationFacts, type NotificationSubject, toRecord } from '../.
 import { summaryLine } from '../../../server/notify/summary';
 import type { FakeTelegram } from '../../support/fake-telegram';
 import { startFakeTelegram } from '../../support/fake-telegram';
+import { answers, type Receiver, startReceiver } from '../../support/fake-receivers';
 import type { TestApp } from '../helpers';
 import { createTestApp, seedCompany } from '../helpers';
 import { waitFor } from '../seed';
@@ -23,14 +24,24 @@ import { waitFor } from '../seed';
 interface Relay {
     url: string;
     down: boolean;
+    /** Accept connections and never answer (a black hole), counting them. */
+    hang: boolean;
+    hanging: number;
     close(): Promise<void>;
 }
 
 async function startRelay(target: string): Promise<Relay> {
     const { hostname, port } = new URL(target);
     const sockets = new Set<Socket>();
-    const relay: Relay = { url: '', down: true, close: async () => {} };
+    const relay: Relay = { url: '', down: true, hang: false, hanging: 0, close: async () => {} };
     const server: Server = createServer((client) => {
+        if (relay.hang) {
+            relay.hanging++;
+            sockets.add(client);
+            client.on('close', () => sockets.delete(client));
+            client.on('error', () => client.destroy());
+            return;
+        }
         if (relay.down) {
             client.destroy();
             return;
@@ -168,4 +179,52 @@ it('unreachable, then back: the alert goes out within a probe interval, its late
     expect(texts).toHaveLength(1);
     expect(texts[0]).toContain(formatNotification(subject, alert, since));
     expect(texts[0]).toMatch(/Still failing since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(1 min so far\)$/);
+});
+
+it('a destination that hangs holds up no other channel: a message queued meanwhile goes out at once', {
+    timeout: 60_000,
+}, async () => {
+    const slack: Receiver = await startReceiver(answers.slackOk);
+    try {
+        const chat = '-3002';
+        const telegramChannel = await channel(chat);
+        const [slackChannel] = await t.app.ctx.db
+            .insert(notificationChannels)
+            .values({
+                companyId,
+                name: 'Slack ops',
+                type: 'slack',
+                configurationObject: JSON.stringify({
+                    webhook_url: encryptSecret(t.app.ctx.keys.secretsAtRest, `${slack.url}/services/T/B/x`),
+                }),
+            })
+            .returning();
+        if (!slackChannel) throw new Error('no channel');
+        relay.down = false;
+        relay.hang = true;
+        clock = Date.now() + 10_000;
+        const d = new OutboxDispatcher(t.app.ctx, t.app.log, 50, { now: () => clock });
+        dispatchers.push(d);
+        d.start();
+        const facts = (n: number): NotificationFacts => ({
+            kind: 'alert',
+            incidentId: `c0ffee00-0000-4000-8000-00000000010${n}`,
+            since: clock,
+            message: `halted ${n}`,
+        });
+        const [stuck] = [await queue(telegramChannel, facts(1), clock)];
+        // Telegram has the request and does not answer (the client waits up to 10 s).
+        await waitFor('the request to hang', () => relay.hanging >= 1, 10_000);
+        const other = await queue(slackChannel.id, facts(2), clock);
+        await waitFor('the Slack message', () => slack.received.length >= 1, 10_000);
+        // It went out while the Telegram request was still unanswered, not after it.
+        const [telegramRow] = await rowsOf([stuck ?? 0]);
+        expect(telegramRow?.attempts).toBe(0);
+        expect(telegramRow?.status).toBe('pending');
+        await waitFor('the Slack row marked sent', async () => (await rowsOf([other]))[0]?.status === 'sent', 10_000);
+        await d.stop();
+    } finally {
+        relay.hang = false;
+        await slack.close();
+    }
 });
