@@ -109,6 +109,23 @@ export interface ChannelLink {
     configuration_id: number;
     notification_channel_id: number;
     notification_channel: Pick<NotificationChannel, 'id' | 'type' | 'name' | 'is_enabled'>;
+    /**
+     * Routing, beside spec §7's fields and present only where it differs from the default (critical, true, true), so
+     * a link that was never routed reads exactly as the spec shows it.
+     */
+    min_severity?: LinkSeverity;
+    send_recoveries?: boolean;
+    send_reminders?: boolean;
+}
+
+export const LINK_SEVERITIES = ['critical', 'warning'] as const;
+export type LinkSeverity = (typeof LINK_SEVERITIES)[number];
+
+/** The routing a link may be created or edited with; each omitted one keeps its default (or stored) value. */
+export interface LinkRouting {
+    min_severity?: LinkSeverity;
+    send_recoveries?: boolean;
+    send_reminders?: boolean;
 }
 
 export interface AuditEntry {

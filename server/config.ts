@@ -15,6 +15,8 @@ export interface AppConfig {
     /** Key material for tokens and secrets at rest. */
     appSecret: string;
     telegramApiUrl: string;
+    /** PagerDuty Events API v2 base (PAGERDUTY_EVENTS_URL); events go to `<base>/v2/enqueue`. */
+    pagerdutyEventsUrl: string;
     chainDirectoryUrl: string;
     chainDirectoryTestnetUrl: string;
     logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -109,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         adminPassword: env.ADMIN_PASSWORD || null,
         appSecret: loadSecret(env, dataDir),
         telegramApiUrl: url(env, 'TELEGRAM_API_URL', 'https://api.telegram.org'),
+        pagerdutyEventsUrl: url(env, 'PAGERDUTY_EVENTS_URL', 'https://events.pagerduty.com'),
         chainDirectoryUrl: url(env, 'CHAIN_DIRECTORY_URL', 'https://chains.cosmos.directory'),
         chainDirectoryTestnetUrl: url(env, 'CHAIN_DIRECTORY_TESTNET_URL', 'https://chains.testcosmos.directory'),
         logLevel,

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { SECRET_SETTING_KEYS } from '../common/channel-catalogue';
 import type { AppConfig } from './config';
 import type { LogHub } from './logs/hub';
 
@@ -8,14 +9,14 @@ const REDACT = [
     'req.headers.cookie',
     'password',
     'raw_password',
-    'bot_token',
     'token',
     '*.password',
     '*.raw_password',
-    '*.bot_token',
     '*.token',
     '*.accessToken',
     '*.refreshToken',
+    // Every channel type's secret settings (the catalogue says which), wherever a settings object is logged.
+    ...SECRET_SETTING_KEYS.flatMap((key) => [key, `*.${key}`, `*.configuration_object.${key}`]),
 ];
 
 /**

@@ -4,6 +4,8 @@ import type { Db } from '../db/client';
 import type { DatabaseHealth } from '../db/outage';
 import { auditEntries, configurationChannels, notificationChannels, outbox } from '../db/schema';
 import { formatNotification } from '../notify/format';
+import { routes } from '../notify/routing';
+import { toRecord } from '../notify/record';
 import { summaryLine } from '../notify/summary';
 import type { MonitorTarget } from './targets';
 import type { AlertState, Transition } from './transitions';
@@ -183,7 +185,14 @@ async function writeTransitions(db: Db, records: CheckRecord[]): Promise<void> {
     if (notifying.length === 0) return;
     const configIds = [...new Set(notifying.map((r) => r.target.configuration.id))];
     const links = await db
-        .select({ configurationId: configurationChannels.configurationId, channelId: notificationChannels.id })
+        .select({
+            configurationId: configurationChannels.configurationId,
+            channelId: notificationChannels.id,
+            type: notificationChannels.type,
+            sendRecoveries: configurationChannels.sendRecoveries,
+            sendReminders: configurationChannels.sendReminders,
+            minSeverity: configurationChannels.minSeverity,
+        })
         .from(configurationChannels)
         .innerJoin(notificationChannels, eq(notificationChannels.id, configurationChannels.notificationChannelId))
         .where(
@@ -194,9 +203,11 @@ async function writeTransitions(db: Db, records: CheckRecord[]): Promise<void> {
         if (!n) return [];
         const text = formatNotification(r.target, n, r.checkedAt.getTime());
         const summary = summaryLine(r.target, n, r.checkedAt.getTime());
+        const record = toRecord(r.target, n, r.checkedAt.getTime());
+        const payload = JSON.stringify(record);
         return links
-            .filter((l) => l.configurationId === r.target.configuration.id)
-            .map((l) => ({ channelId: l.channelId, monitorId: r.target.id, kind: n.kind, text, summary }));
+            .filter((l) => l.configurationId === r.target.configuration.id && routes(l, record))
+            .map((l) => ({ channelId: l.channelId, monitorId: r.target.id, kind: n.kind, text, summary, payload }));
     });
     if (rows.length) await db.insert(outbox).values(rows);
 }

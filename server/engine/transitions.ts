@@ -1,3 +1,4 @@
+import { formatDuration } from '../../common/duration';
 import type { Verdict } from './check';
 
 /**
@@ -238,13 +239,5 @@ function flappingStep(
     };
 }
 
-/** 3725000 → "1 h 2 min"; 45000 → "45 s". */
-export function formatDuration(ms: number): string {
-    const s = Math.max(0, Math.round(ms / 1000));
-    if (s < 60) return `${s} s`;
-    const m = Math.floor(s / 60);
-    if (m < 60) return `${m} min`;
-    const h = Math.floor(m / 60);
-    if (h < 48) return `${h} h ${m % 60} min`;
-    return `${Math.floor(h / 24)} d ${h % 24} h`;
-}
+/** 3725000 → "1 h 2 min"; 45000 → "45 s" (kept here for the engine's callers). */
+export { formatDuration };

@@ -1,12 +1,14 @@
-import type { MonitorTarget } from '../engine/targets';
-import { formatDuration, type Notification } from '../engine/transitions';
+import { formatDuration } from '../../common/duration';
+import type { NotificationFacts, NotificationSubject } from './record';
+
+type Notification = NotificationFacts;
 
 /** Telegram's HTML parse mode needs exactly these three escaped; everything user-typed goes through it. */
 export function escapeHtml(text: string): string {
     return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-const utc = (ms: number) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
+export const utc = (ms: number) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
 
 const HEADINGS: Record<Notification['kind'], string> = {
     alert: '🔴 <b>ALERT</b>',
@@ -28,7 +30,7 @@ const heading = (n: Notification) =>
     n.kind === 'reminder' && n.flapping ? '🔀 <b>STILL FLAPPING</b>' : HEADINGS[n.kind];
 
 /** One message names the configuration, chain, server, monitor, what is wrong, since when and, on recovery, how long. */
-export function formatNotification(target: MonitorTarget, n: Notification, nowMs: number): string {
+export function formatNotification(target: NotificationSubject, n: Notification, nowMs: number): string {
     const lines = [
         `${heading(n)} ${escapeHtml(isChain(n) ? target.configuration.chain : target.name)}`,
         `Configuration: ${escapeHtml(target.configuration.name)} (${escapeHtml(target.configuration.chain)})`,

@@ -1,6 +1,6 @@
-import type { MonitorTarget } from '../engine/targets';
-import { formatDuration } from '../engine/transitions';
+import { formatDuration } from '../../common/duration';
 import { escapeHtml } from './format';
+import type { NotificationSubject } from './record';
 
 /** A digest holds a few dozen of these in one Telegram message, so each stays short. */
 export const SUMMARY_MAX = 300;
@@ -48,7 +48,7 @@ export function clipEscaped(raw: string, max: number): string {
 }
 
 /** One compact line about a notification, e.g. `🔴 Mainnet · validator-1 · Block height: stalled · #1a2b3c4d`. */
-export function summaryLine(target: MonitorTarget, n: SummarySource, nowMs: number): string {
+export function summaryLine(target: NotificationSubject, n: SummarySource, nowMs: number): string {
     const icon = ICONS[n.kind];
     const lead = icon ?? `⚠️ ${clipEscaped(n.kind, 20)}:`;
     const where = [target.configuration.name, target.server?.name ?? '—', target.name]

@@ -1,5 +1,5 @@
 import { and, asc, eq, type SQL } from 'drizzle-orm';
-import type { ChannelLink, Configuration } from '../../common/entities';
+import type { ChannelLink, Configuration, LinkRouting } from '../../common/entities';
 import type { Db } from '../db/client';
 import { companies, configurationChannels, configurations, notificationChannels } from '../db/schema';
 import type { ConfigurationRow } from '../db/schema';
@@ -107,16 +107,31 @@ const linkColumns = {
         name: notificationChannels.name,
         is_enabled: notificationChannels.isEnabled,
     },
+    min_severity: configurationChannels.minSeverity,
+    send_recoveries: configurationChannels.sendRecoveries,
+    send_reminders: configurationChannels.sendReminders,
 };
+
+const routingColumns = (r: LinkRouting) => ({
+    ...(r.min_severity !== undefined ? { minSeverity: r.min_severity } : {}),
+    ...(r.send_recoveries !== undefined ? { sendRecoveries: r.send_recoveries } : {}),
+    ...(r.send_reminders !== undefined ? { sendReminders: r.send_reminders } : {}),
+});
 
 export async function listLinks(db: Db, scope: Scope, configurationId: number, where?: SQL): Promise<ChannelLink[]> {
     await findConfiguration(db, scope, configurationId);
-    return db
+    const rows = await db
         .select(linkColumns)
         .from(configurationChannels)
         .innerJoin(notificationChannels, eq(notificationChannels.id, configurationChannels.notificationChannelId))
         .where(and(eq(configurationChannels.configurationId, configurationId), where))
         .orderBy(asc(configurationChannels.id));
+    return rows.map(({ min_severity, send_recoveries, send_reminders, ...link }) => ({
+        ...link,
+        ...(min_severity !== 'critical' ? { min_severity } : {}),
+        ...(!send_recoveries ? { send_recoveries } : {}),
+        ...(!send_reminders ? { send_reminders } : {}),
+    }));
 }
 
 const ALREADY_LINKED = 'This notification channel is already associated with this configuration';
@@ -128,7 +143,8 @@ export async function createLink(
     db: Db,
     scope: Scope,
     configurationId: number,
-    channelId: number
+    channelId: number,
+    routing: LinkRouting = {}
 ): Promise<LinkWritten> {
     const configuration = await findConfiguration(db, scope, configurationId);
     const [channel] = await db
@@ -148,7 +164,7 @@ export async function createLink(
     if (existing) throw conflict(ALREADY_LINKED);
     const row = await db
         .insert(configurationChannels)
-        .values({ configurationId, notificationChannelId: channelId })
+        .values({ configurationId, notificationChannelId: channelId, ...routingColumns(routing) })
         .returning({ id: configurationChannels.id })
         .then(([r]) => r)
         .catch((err: unknown) => {
@@ -158,6 +174,25 @@ export async function createLink(
     if (!row) throw new Error('insert returned nothing');
     const [link] = await listLinks(db, scope, configurationId, eq(configurationChannels.id, row.id));
     if (!link) throw new Error('link vanished');
+    return { link, configuration };
+}
+
+/** Changes a link's routing; the channel and configuration it joins stay. */
+export async function updateLink(
+    db: Db,
+    scope: Scope,
+    configurationId: number,
+    linkId: number,
+    routing: LinkRouting
+): Promise<LinkWritten> {
+    const configuration = await findConfiguration(db, scope, configurationId);
+    const [found] = await listLinks(db, scope, configurationId, eq(configurationChannels.id, linkId));
+    if (!found) throw notFound('Notification channel link');
+    const set = routingColumns(routing);
+    if (Object.keys(set).length > 0)
+        await db.update(configurationChannels).set(set).where(eq(configurationChannels.id, linkId));
+    const [link] = await listLinks(db, scope, configurationId, eq(configurationChannels.id, linkId));
+    if (!link) throw notFound('Notification channel link');
     return { link, configuration };
 }
 

@@ -1,4 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
+import { secretKeysOf } from '../../common/channel-catalogue';
 import type { ChannelType } from '../../common/channel-types';
 import type { NotificationChannel } from '../../common/entities';
 import { decryptSecret, encryptSecret, maskSecret } from '../auth/secrets';
@@ -6,7 +7,7 @@ import type { Db } from '../db/client';
 import { notificationChannels } from '../db/schema';
 import type { NotificationChannelRow } from '../db/schema';
 import { badRequest, notFound } from '../errors';
-import { type ChannelConfig, CHANNELS } from '../notify/channels';
+import { type ChannelConfig, validateChannelSettings } from '../notify/channels';
 import { inScope, type Scope } from './scope';
 
 export interface ChannelBody {
@@ -27,6 +28,11 @@ function parseStored(stored: string): Record<string, unknown> {
     }
 }
 
+const isSetting = (v: unknown): v is ChannelConfig[string] =>
+    typeof v === 'string' ||
+    typeof v === 'number' ||
+    (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string'));
+
 /** The secret in clear, or null when it cannot be read (missing, or encrypted under another key). */
 function openSecret(key: Uint8Array, value: unknown): string | null {
     if (typeof value !== 'string' || value === '') return null;
@@ -43,9 +49,9 @@ function openSecret(key: Uint8Array, value: unknown): string | null {
  */
 export function channelConfig(key: Uint8Array, row: NotificationChannelRow, strict = false): ChannelConfig {
     const out: ChannelConfig = {};
-    const secrets = CHANNELS[row.type].secretFields;
+    const secrets = secretKeysOf(row.type);
     for (const [k, v] of Object.entries(parseStored(row.configurationObject))) {
-        const plain = secrets.includes(k) ? openSecret(key, v) : typeof v === 'string' ? v : null;
+        const plain = secrets.includes(k) ? openSecret(key, v) : isSetting(v) ? v : null;
         // A sender must say why it cannot send, rather than report the secret as missing.
         if (strict && plain === null && typeof v === 'string' && v !== '') {
             throw new Error(`the channel's ${k} cannot be decrypted: was APP_SECRET or DATA_DIR/secret.key changed?`);
@@ -57,7 +63,7 @@ export function channelConfig(key: Uint8Array, row: NotificationChannelRow, stri
 
 /** What every reader gets: secrets masked (security item 22), never in clear, whatever the role. */
 export function toChannel(key: Uint8Array, row: NotificationChannelRow): NotificationChannel {
-    const secrets = CHANNELS[row.type].secretFields;
+    const secrets = secretKeysOf(row.type);
     const shown: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(parseStored(row.configurationObject))) {
         if (!secrets.includes(k)) shown[k] = v;
@@ -86,24 +92,24 @@ export function resolveConfig(
     submitted: Record<string, unknown>,
     stored?: ChannelConfig
 ): ChannelConfig {
-    const notifier = CHANNELS[type];
     const input = { ...submitted };
-    for (const field of notifier.secretFields) {
+    for (const field of secretKeysOf(type)) {
         const v = input[field];
         if (v === undefined || v === null || (typeof v === 'string' && v.startsWith(MASK))) {
             if (stored?.[field]) input[field] = stored[field];
             else delete input[field];
         }
     }
-    const result = notifier.validate(input);
+    const result = validateChannelSettings(type, input);
     if (!result.ok) throw badRequest(result.errors);
     return result.config;
 }
 
 function seal(key: Uint8Array, type: ChannelType, config: ChannelConfig): string {
-    const out: Record<string, string> = {};
+    const out: Record<string, unknown> = {};
+    const secrets = secretKeysOf(type);
     for (const [k, v] of Object.entries(config)) {
-        out[k] = CHANNELS[type].secretFields.includes(k) ? encryptSecret(key, v) : v;
+        out[k] = secrets.includes(k) && typeof v === 'string' ? encryptSecret(key, v) : v;
     }
     return JSON.stringify(out);
 }

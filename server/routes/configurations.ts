@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Configuration } from '../../common/entities';
+import { type Configuration, LINK_SEVERITIES } from '../../common/entities';
 import { groupHealth } from '../../common/health';
 import { companyScope } from '../auth/actor';
 import { requireWriter } from '../auth/guard';
@@ -19,6 +19,7 @@ import {
     listConfigurations,
     listLinks,
     updateConfiguration,
+    updateLink,
 } from '../repositories/configurations';
 import { listMonitors } from '../repositories/monitors';
 import { targetCompany } from '../repositories/scope';
@@ -46,10 +47,18 @@ const configurationBody = z.strictObject({
 type ConfigurationInput = z.infer<typeof configurationBody>;
 
 const linkParams = idParams.extend({ linkId: idParams.shape.id });
+const routing = {
+    min_severity: z.enum(LINK_SEVERITIES, { error: 'min_severity must be critical or warning' }).optional(),
+    send_recoveries: z.boolean({ error: 'send_recoveries must be true or false' }).optional(),
+    send_reminders: z.boolean({ error: 'send_reminders must be true or false' }).optional(),
+};
 const linkBody = z.strictObject({
     configuration_id: optionalRefId('configuration_id must be a configuration id').optional(),
     notification_channel_id: refId('Please select a notification channel'),
+    ...routing,
 });
+/** What editing a link may change: its routing (react-admin may echo the rest, which must then be unchanged). */
+const linkEditBody = z.object(routing);
 
 const fields = ({ name, chain, is_enabled, company_id }: ConfigurationInput) => ({
     name,
@@ -154,12 +163,18 @@ export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
         '/api/configurations/:id/notification-channels',
         { ...writer, schema: { params: idParams, body: linkBody } },
         async (req, reply) => {
-            const { configuration_id: bodyId, notification_channel_id: channelId } = req.body;
+            const { configuration_id: bodyId, notification_channel_id: channelId, ...linkRouting } = req.body;
             if (bodyId !== undefined && bodyId !== null && bodyId !== req.params.id) {
                 throw badRequest({ configuration_id: 'configuration_id must be the configuration in the path' });
             }
             const link = await mutate(app, req, async (tx) => {
-                const { link, configuration: c } = await createLink(tx, scope(req), req.params.id, channelId);
+                const { link, configuration: c } = await createLink(
+                    tx,
+                    scope(req),
+                    req.params.id,
+                    channelId,
+                    linkRouting
+                );
                 const what = `Notification channel "${link.notification_channel.name}" associated with configuration`;
                 return {
                     result: link,
@@ -168,6 +183,29 @@ export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
             });
             return reply.status(201).send(link);
         }
+    );
+    app.put(
+        '/api/configurations/:id/notification-channels/:linkId',
+        { ...writer, schema: { params: linkParams, body: linkEditBody } },
+        async (req) =>
+            mutate(app, req, async (tx) => {
+                const { link, configuration: c } = await updateLink(
+                    tx,
+                    scope(req),
+                    req.params.id,
+                    req.params.linkId,
+                    req.body
+                );
+                const what = `Routing of notification channel "${link.notification_channel.name}" changed for configuration`;
+                return {
+                    result: link,
+                    change: {
+                        ...linkChange(req, c, what),
+                        event: 'NOTIFICATION_CHANNEL_UPDATED',
+                        channelId: link.notification_channel_id,
+                    },
+                };
+            })
     );
     app.delete(
         '/api/configurations/:id/notification-channels/:linkId',

@@ -1,8 +1,7 @@
 import type { ChannelType } from '../../common/channel-types';
-import { TelegramError } from '../clients/telegram';
 import type { AppContext } from '../context';
-import { escapeHtml } from '../notify/format';
 import { CHANNELS } from '../notify/channels';
+import { notifyContext } from '../notify/context';
 import { channelConfig, findChannel, resolveConfig } from '../repositories/notification-channels';
 import type { Scope } from '../repositories/scope';
 
@@ -19,8 +18,8 @@ export type TestOutcome =
     | { status: 400 | 502; body: { message: string; retry_after?: number } };
 
 /**
- * Sends a real test message. A refusal answers 400 with the channel's own description (Telegram's
- * "Unauthorized", "Too Many Requests: retry after 5") and `retry_after` when given; an unreachable API answers 502.
+ * Sends a real test message. A refusal answers 400 with the destination's own error text (Telegram's
+ * "Unauthorized", "Too Many Requests: retry after 5") and `retry_after` when given; an unreachable one answers 502.
  * Invalid settings throw the usual 400 with field errors.
  */
 export async function testChannel(ctx: AppContext, scope: Scope, body: ChannelTest): Promise<TestOutcome> {
@@ -28,18 +27,21 @@ export async function testChannel(ctx: AppContext, scope: Scope, body: ChannelTe
     const stored =
         existing && existing.type === body.type ? channelConfig(ctx.keys.secretsAtRest, existing) : undefined;
     const config = resolveConfig(body.type, body.configuration_object, stored);
-    const text = `<b>Node Monitor</b>: test message for notification channel "${escapeHtml(body.name)}". Alerts will arrive here.`;
-    try {
-        await CHANNELS[body.type].send({ http: ctx.http, telegramApiUrl: ctx.config.telegramApiUrl }, config, text);
-        return { status: 200, body: { message: 'Notification channel tested successfully!' } };
-    } catch (err) {
-        if (!(err instanceof TelegramError)) throw err;
-        if (err.status === 0) return { status: 502, body: { message: err.description } };
-        const retry = err.retryAfter;
-        const message =
-            retry !== undefined && !/retry after/i.test(err.description)
-                ? `${err.description} (retry after ${retry} s)`
-                : err.description;
-        return { status: 400, body: { message, ...(retry !== undefined ? { retry_after: retry } : {}) } };
+    const type = CHANNELS[body.type];
+    const message = type.render({ kind: 'test', channelName: body.name, at: Date.now() });
+    if (message === null) throw new Error(`${body.type} renders no test message`);
+    const result = await type.send(notifyContext(ctx), config, message);
+    switch (result.outcome) {
+        case 'accepted':
+            return { status: 200, body: { message: 'Notification channel tested successfully!' } };
+        case 'retry': {
+            const retry = result.afterSeconds;
+            const text = /retry after/i.test(result.error) ? result.error : `${result.error} (retry after ${retry} s)`;
+            return { status: 400, body: { message: text, retry_after: retry } };
+        }
+        case 'transient':
+            return { status: result.unreachable ? 502 : 400, body: { message: result.error } };
+        default:
+            return { status: 400, body: { message: result.error } };
     }
 }

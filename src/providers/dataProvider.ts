@@ -19,6 +19,7 @@ import type {
     AuditEntry,
     Chain,
     ChannelLink,
+    LinkRouting,
     Monitor,
     NotificationChannel,
     Server,
@@ -239,6 +240,12 @@ export interface CustomMethods {
     getConfigurationValidator(configurationId: Identifier): Promise<ValidatorCard>;
     addConfigurationChannel(configurationId: Identifier, channelId: Identifier): Promise<ChannelLink | null>;
     removeConfigurationChannel(configurationId: Identifier, linkId: Identifier): Promise<void>;
+    /** PUT /configurations/{id}/notification-channels/{linkId}: the link's routing. */
+    updateConfigurationChannel(
+        configurationId: Identifier,
+        linkId: Identifier,
+        routing: LinkRouting
+    ): Promise<ChannelLink | null>;
     getServerMonitors(serverId: Identifier): Promise<Monitor[]>;
     getServerServices(serverId: Identifier): Promise<Service[]>;
     getServerMetrics(serverId: Identifier): Promise<ServerMetrics>;
@@ -351,6 +358,13 @@ export const dataProvider: NodeMonitorDataProvider = {
                 method: 'POST',
                 body: { configuration_id: Number(configurationId), notification_channel_id: Number(channelId) },
             })
+        ).json,
+    updateConfigurationChannel: async (configurationId, linkId, routing) =>
+        (
+            await authRequest<ChannelLink>(
+                `/configurations/${id(configurationId)}/notification-channels/${id(linkId)}`,
+                { method: 'PUT', body: routing }
+            )
         ).json,
     removeConfigurationChannel: async (configurationId, linkId) => {
         await authRequest(`/configurations/${id(configurationId)}/notification-channels/${id(linkId)}`, {

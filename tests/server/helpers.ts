@@ -30,6 +30,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
         adminPassword: 'admin-password-1',
         appSecret: randomBytes(32).toString('hex'),
         telegramApiUrl: 'http://127.0.0.1:9',
+        pagerdutyEventsUrl: 'http://127.0.0.1:9',
         chainDirectoryUrl: 'http://127.0.0.1:9',
         chainDirectoryTestnetUrl: 'http://127.0.0.1:9',
         logLevel: 'info',

@@ -142,7 +142,7 @@ describe('notification channels CRUD', () => {
         [{ name: '' }, 'name', 'Please enter a name!'],
         [{ name: undefined }, 'name', 'Please enter a name!'],
         [{ type: undefined }, 'type', 'Please select a type!'],
-        [{ type: 'slack' }, 'type', 'Please select a type!'],
+        [{ type: 'sms' }, 'type', 'Please select a type!'],
         [{ configuration_object: null }, 'configuration_object', 'Please enter a configuration object!'],
         [{ configuration_object: undefined }, 'configuration_object', 'Please enter a configuration object!'],
         [{ configuration_object: '[1]' }, 'configuration_object', 'configuration_object must be a JSON object'],

@@ -1,4 +1,4 @@
-import { index, integer, pgTable, serial, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { configurations } from './configurations';
 import { notificationChannels } from './notification-channels';
 
@@ -12,6 +12,12 @@ export const configurationChannels = pgTable(
         notificationChannelId: integer('notification_channel_id')
             .notNull()
             .references(() => notificationChannels.id, { onDelete: 'cascade' }),
+        /** Routing of this link: 'critical' (Error only) or 'warning' (warnings too); recoveries and reminders or not. */
+        minSeverity: text('min_severity', { enum: ['critical', 'warning'] })
+            .notNull()
+            .default('critical'),
+        sendRecoveries: boolean('send_recoveries').notNull().default(true),
+        sendReminders: boolean('send_reminders').notNull().default(true),
         createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     },
     (t) => [

@@ -16,6 +16,11 @@ export const outbox = pgTable(
         text: text('text').notNull(),
         /** One compact line (HTML) standing for the row in a digest; null for rows that have none (tests, older rows). */
         summary: text('summary'),
+        /**
+         * The notification as plain data (server/notify/record.ts, JSON), which each channel type renders in its own
+         * markup; null for rows written before it existed, which go out as `text`.
+         */
+        payload: text('payload'),
         status: text('status', { enum: ['pending', 'sent', 'failed'] })
             .notNull()
             .default('pending'),

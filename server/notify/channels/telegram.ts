@@ -1,47 +1,68 @@
-import { sendMessage } from '../../clients/telegram';
-import type { ChannelConfig, Notifier, ValidateResult } from './index';
+import { sendMessage, TelegramError } from '../../clients/telegram';
+import { buildDigest } from '../digest';
+import { escapeHtml, formatNotification, utc } from '../format';
+import { formatDuration } from '../../../common/duration';
+import { probeHttp } from './common';
+import { setting } from './settings';
+import type { ChannelConfig, ChannelDefinition } from './types';
 
 // Bot tokens look like `<bot id>:<secret>`; nothing outside this alphabet may reach the URL path they travel in.
 const TOKEN = /^[A-Za-z0-9:_-]{3,256}$/;
 // A numeric chat id (groups are negative) or a public @username.
 const CHAT = /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/;
-const FIELDS = new Set(['bot_token', 'chat_id', 'topic_id']);
 
-const text = (v: unknown): string | undefined =>
-    typeof v === 'string' ? v.trim() : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined;
-
-function validate(raw: unknown): ValidateResult {
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-        return { ok: false, errors: { configuration_object: 'configuration_object must be a JSON object' } };
-    }
-    const input = raw as Record<string, unknown>;
+function check(config: ChannelConfig): Record<string, string> {
     const errors: Record<string, string> = {};
-    for (const key of Object.keys(input)) if (!FIELDS.has(key)) errors[key] = 'Unknown setting for telegram';
-    const token = text(input.bot_token);
-    if (!token) errors.bot_token = 'Please enter a bot token!';
-    else if (!TOKEN.test(token))
+    const token = setting(config, 'bot_token');
+    if (token && !TOKEN.test(token))
         errors.bot_token = 'Bot token may only hold letters, digits, ":", "_" and "-" (as BotFather gives it)';
-    const chat = text(input.chat_id);
-    if (!chat) errors.chat_id = 'Please enter a chat ID!';
-    else if (!CHAT.test(chat)) errors.chat_id = 'Chat ID must be a number (e.g. -1001234567890) or an @username';
-    const topic = text(input.topic_id ?? '');
+    const chat = setting(config, 'chat_id');
+    if (chat && !CHAT.test(chat)) errors.chat_id = 'Chat ID must be a number (e.g. -1001234567890) or an @username';
+    const topic = setting(config, 'topic_id');
     if (topic && !/^\d{1,12}$/.test(topic)) errors.topic_id = 'Topic ID must be a whole number';
-    if (Object.keys(errors).length > 0 || !token || !chat) return { ok: false, errors };
-    const config: ChannelConfig = { bot_token: token, chat_id: chat };
-    if (topic) config.topic_id = topic;
-    return { ok: true, config };
+    return errors;
 }
 
-export const telegram: Notifier = {
-    secretFields: ['bot_token'],
-    validate,
-    async send(ctx, config: ChannelConfig, message) {
-        const token = config.bot_token ?? '';
-        await sendMessage(ctx.http, ctx.telegramApiUrl, token, {
-            chat_id: config.chat_id ?? '',
-            text: message,
-            parse_mode: 'HTML',
-            ...(config.topic_id ? { message_thread_id: Number(config.topic_id) } : {}),
-        });
+/** Telegram HTML (parse_mode HTML): the texts of spec §3, user text escaped. */
+export const telegram: ChannelDefinition<string> = {
+    type: 'telegram',
+    // Telegram lets a bot post about 20 messages a minute into one group; beyond that it answers 429 for minutes.
+    // It refuses a text over 4096 characters (counted after entity parsing); the margin covers counting differences.
+    limits: { perMinute: 20, maxLength: 4000 },
+    check,
+    destination: (ctx) => `telegram ${ctx.apiUrls.telegram}`,
+    render(record) {
+        if (record.kind === 'test') {
+            return `<b>Node Monitor</b>: test message for notification channel "${escapeHtml(record.channelName)}". Alerts will arrive here.`;
+        }
+        const text = formatNotification(record.subject, record, record.at);
+        const still = record.stillFailing;
+        return still
+            ? `${text}\nStill failing since ${utc(record.since)} (${formatDuration(still.at - record.since)} so far)`
+            : text;
     },
+    renderText: (html) => html,
+    renderDigest(lines) {
+        const digest = buildDigest(lines, this.limits.maxLength);
+        return { message: digest.text, count: digest.rowIds.length };
+    },
+    async send(ctx, config, text) {
+        try {
+            await sendMessage(ctx.http, ctx.apiUrls.telegram, setting(config, 'bot_token'), {
+                chat_id: setting(config, 'chat_id'),
+                text,
+                parse_mode: 'HTML',
+                ...(config.topic_id ? { message_thread_id: Number(config.topic_id) } : {}),
+            });
+            return { outcome: 'accepted' };
+        } catch (err) {
+            if (!(err instanceof TelegramError)) throw err;
+            if (err.retryAfter !== undefined)
+                return { outcome: 'retry', afterSeconds: err.retryAfter, error: err.description };
+            if (err.status === 0) return { outcome: 'transient', error: err.description, unreachable: true };
+            if ([400, 401, 403, 404].includes(err.status)) return { outcome: 'permanent', error: err.description };
+            return { outcome: 'transient', error: err.description };
+        }
+    },
+    probe: (ctx) => probeHttp(ctx, ctx.apiUrls.telegram),
 };

@@ -2,6 +2,9 @@ import {
     Autocomplete,
     Box,
     Button,
+    Checkbox,
+    FormControlLabel,
+    MenuItem,
     Card,
     CardContent,
     CardHeader,
@@ -17,7 +20,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useGetList, useNotify } from 'react-admin';
 
-import type { ChannelLink, NotificationChannel } from '../../../common/entities';
+import type { ChannelLink, LinkRouting, NotificationChannel } from '../../../common/entities';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 
 export const FETCH_CHANNELS_FAILED = 'Failed to fetch notification channels';
@@ -74,6 +77,19 @@ export const NotificationChannelsPanel = ({ configurationId, canWrite }: Notific
         }
     };
 
+    const route = async (link: ChannelLink, routing: LinkRouting) => {
+        setBusy(true);
+        try {
+            await dataProvider.updateConfigurationChannel(configurationId, link.id, routing);
+            notify('Notification channel routing saved', { type: 'success' });
+            await refetch();
+        } catch {
+            notify('Failed to save notification channel routing', { type: 'error' });
+        } finally {
+            setBusy(false);
+        }
+    };
+
     const remove = async (link: ChannelLink) => {
         setBusy(true);
         try {
@@ -119,6 +135,11 @@ export const NotificationChannelsPanel = ({ configurationId, canWrite }: Notific
                                     <TableCell>{link.notification_channel.is_enabled ? 'Yes' : 'No'}</TableCell>
                                     {canWrite && (
                                         <TableCell align="right">
+                                            <LinkRoutingInputs
+                                                link={link}
+                                                disabled={busy}
+                                                onChange={(routing) => route(link, routing)}
+                                            />
                                             <Button
                                                 size="small"
                                                 color="error"
@@ -161,3 +182,56 @@ export const NotificationChannelsPanel = ({ configurationId, canWrite }: Notific
         </Card>
     );
 };
+
+/**
+ * A link's routing, beside its Remove button: which severities it sends (Error only, or warnings too), and whether
+ * recoveries and reminders go to this channel.
+ */
+const LinkRoutingInputs = ({
+    link,
+    disabled,
+    onChange,
+}: {
+    link: ChannelLink;
+    disabled: boolean;
+    onChange: (routing: LinkRouting) => void;
+}) => (
+    <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, mr: 1 }}>
+        <TextField
+            select
+            size="small"
+            label="Sends"
+            value={link.min_severity ?? 'critical'}
+            disabled={disabled}
+            onChange={(e) => onChange({ min_severity: e.target.value as LinkRouting['min_severity'] })}
+            slotProps={{ htmlInput: { 'aria-label': `Severity sent to ${link.notification_channel.name}` } }}
+        >
+            <MenuItem value="critical">Errors</MenuItem>
+            <MenuItem value="warning">Errors and warnings</MenuItem>
+        </TextField>
+        <FormControlLabel
+            label="Recoveries"
+            control={
+                <Checkbox
+                    size="small"
+                    checked={link.send_recoveries ?? true}
+                    disabled={disabled}
+                    onChange={(e) => onChange({ send_recoveries: e.target.checked })}
+                    slotProps={{ input: { 'aria-label': `Send recoveries to ${link.notification_channel.name}` } }}
+                />
+            }
+        />
+        <FormControlLabel
+            label="Reminders"
+            control={
+                <Checkbox
+                    size="small"
+                    checked={link.send_reminders ?? true}
+                    disabled={disabled}
+                    onChange={(e) => onChange({ send_reminders: e.target.checked })}
+                    slotProps={{ input: { 'aria-label': `Send reminders to ${link.notification_channel.name}` } }}
+                />
+            }
+        />
+    </Box>
+);

@@ -10,9 +10,10 @@ import {
     type ValidationErrorMessage,
 } from 'react-admin';
 
-import { CHANNEL_TYPES } from '../../../common/channel-types';
+import { CHANNEL_CATALOGUE } from '../../../common/channel-catalogue';
+import { CHANNEL_TYPES, type ChannelType } from '../../../common/channel-types';
 import { retryUnlessClientError } from '../../custom/ui/retry';
-import type { ChannelFormValues } from './channelForm';
+import { type ChannelFormValues, isChannelType } from './channelForm';
 
 const TYPE_CHOICES = CHANNEL_TYPES.map((type) => ({ id: type, name: type }));
 
@@ -29,20 +30,34 @@ const ConfigurationObjectError = () => {
 };
 
 /**
- * bot_token (required; a saved one arrives masked and is kept when sent back as is), chat_id (required) and
- * topic_id (optional): each label names its configuration_object key, as spec §2 does.
+ * The chosen type's settings, built from the channel catalogue: each label names its configuration_object key, as
+ * spec §2 does for Telegram; a saved secret arrives masked and is kept when sent back as is.
  */
-const TelegramInputs = () => (
+const SettingInputs = ({ type }: { type: ChannelType }) => (
     <>
-        <TextInput
-            source="bot_token"
-            label="Bot Token (bot_token)"
-            isRequired
-            helperText="A saved token is shown masked; leave it as is to keep it"
-            fullWidth
-        />
-        <TextInput source="chat_id" label="Chat ID (chat_id)" isRequired fullWidth />
-        <TextInput source="topic_id" label="Topic ID (topic_id)" helperText="Optional" fullWidth />
+        {CHANNEL_CATALOGUE[type].fields.map((field) =>
+            field.kind === 'select' ? (
+                <SelectInput
+                    key={`${type}.${field.key}`}
+                    source={field.key}
+                    label={field.label}
+                    choices={(field.choices ?? []).map((c) => ({ id: c, name: c }))}
+                    isRequired={field.required}
+                    helperText={field.helperText ?? false}
+                    fullWidth
+                />
+            ) : (
+                <TextInput
+                    key={`${type}.${field.key}`}
+                    source={field.key}
+                    label={field.label}
+                    isRequired={field.required}
+                    helperText={field.helperText ?? false}
+                    multiline={field.multiline ?? field.kind === 'map'}
+                    fullWidth
+                />
+            )
+        )}
     </>
 );
 
@@ -68,7 +83,7 @@ export const NotificationChannelInputs = ({ showCompany }: NotificationChannelIn
             </ReferenceInput>
         )}
         <FormDataConsumer<ChannelFormValues>>
-            {({ formData }) => (formData.type === 'telegram' ? <TelegramInputs /> : null)}
+            {({ formData }) => (isChannelType(formData.type) ? <SettingInputs type={formData.type} /> : null)}
         </FormDataConsumer>
         <ConfigurationObjectError />
         <BooleanInput source="is_enabled" label="Enabled" />

@@ -1,4 +1,5 @@
-import { CHANNEL_TYPES, type ChannelType, type TelegramChannelConfig } from '../../../common/channel-types';
+import { CHANNEL_CATALOGUE, type ChannelField } from '../../../common/channel-catalogue';
+import { CHANNEL_TYPES, type ChannelType } from '../../../common/channel-types';
 import type { NotificationChannel } from '../../../common/entities';
 
 export const NAME_REQUIRED = 'Please enter a name!';
@@ -7,26 +8,25 @@ export const CONFIG_REQUIRED = 'Please enter a configuration object!';
 export const BOT_TOKEN_REQUIRED = 'Please enter a bot token!';
 export const CHAT_ID_REQUIRED = 'Please enter a chat ID!';
 
-/** What the channel dialog edits: the channel fields plus the telegram settings, flattened (a cleared input is null). */
+/**
+ * What the channel dialog edits: the channel fields plus the chosen type's settings, flattened under their
+ * configuration_object keys (so a server error keyed by a setting shows under its input; a cleared input is null).
+ */
 export interface ChannelFormValues {
     name: string | null;
     type: ChannelType | '' | null;
     is_enabled: boolean;
     company_id: number | null;
-    bot_token: string | null;
-    chat_id: string | null;
-    topic_id: string | null;
+    [setting: string]: unknown;
 }
 
-export const channelDefaults = (companyId: number | null = null): ChannelFormValues => ({
-    name: '',
-    type: '',
-    is_enabled: true,
-    company_id: companyId,
-    bot_token: '',
-    chat_id: '',
-    topic_id: '',
-});
+const allFields = (): ChannelField[] => Object.values(CHANNEL_CATALOGUE).flatMap((t) => [...t.fields]);
+
+export const channelDefaults = (companyId: number | null = null): ChannelFormValues => {
+    const values: ChannelFormValues = { name: '', type: '', is_enabled: true, company_id: companyId };
+    for (const field of allFields()) values[field.key] = field.default !== undefined ? String(field.default) : '';
+    return values;
+};
 
 export const isChannelType = (value: unknown): value is ChannelType =>
     (CHANNEL_TYPES as readonly unknown[]).includes(value);
@@ -34,12 +34,12 @@ export const isChannelType = (value: unknown): value is ChannelType =>
 /** Trimmed text of a form value; '' for a cleared (null) or absent one. */
 const text = (value: unknown) => (value === undefined || value === null ? '' : String(value).trim());
 
-/** The settings stored in a channel's configuration_object; the bot token arrives masked ('••••AbCd'). */
-export function parseChannelConfig(json: string | null | undefined): Partial<TelegramChannelConfig> {
+/** The settings stored in a channel's configuration_object; secrets arrive masked ('••••AbCd'). */
+export function parseChannelConfig(json: string | null | undefined): Record<string, unknown> {
     try {
         const parsed: unknown = JSON.parse(json ?? '');
         return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
-            ? (parsed as Partial<TelegramChannelConfig>)
+            ? (parsed as Record<string, unknown>)
             : {};
     } catch {
         return {};
@@ -48,22 +48,31 @@ export function parseChannelConfig(json: string | null | undefined): Partial<Tel
 
 export function toChannelFormValues(channel: NotificationChannel): ChannelFormValues {
     const config = parseChannelConfig(channel.configuration_object);
-    return {
+    const values: ChannelFormValues = {
+        ...channelDefaults(channel.company_id),
         name: channel.name,
         type: channel.type,
         is_enabled: channel.is_enabled,
-        company_id: channel.company_id,
-        bot_token: text(config.bot_token),
-        chat_id: text(config.chat_id),
-        topic_id: text(config.topic_id),
     };
+    for (const field of CHANNEL_CATALOGUE[channel.type]?.fields ?? []) {
+        const v = config[field.key];
+        values[field.key] = typeof v === 'object' && v !== null ? JSON.stringify(v) : text(v);
+    }
+    return values;
 }
 
-/** The configuration_object JSON text for the chosen type; null when no type is chosen. */
+/**
+ * The configuration_object JSON text for the chosen type (null when none is chosen): required settings always,
+ * optional ones when filled in; a number setting as a number when it reads as one (the API names a bad one).
+ */
 export function toConfigurationObject(values: ChannelFormValues): string | null {
-    if (values.type !== 'telegram') return null;
-    const config: TelegramChannelConfig = { bot_token: text(values.bot_token), chat_id: text(values.chat_id) };
-    if (text(values.topic_id)) config.topic_id = text(values.topic_id);
+    if (!isChannelType(values.type)) return null;
+    const config: Record<string, unknown> = {};
+    for (const field of CHANNEL_CATALOGUE[values.type].fields) {
+        const v = text(values[field.key]);
+        if (!v && !field.required) continue;
+        config[field.key] = field.kind === 'number' && v !== '' && Number.isFinite(Number(v)) ? Number(v) : v;
+    }
     return JSON.stringify(config);
 }
 
@@ -73,9 +82,11 @@ export function validateChannel(values: ChannelFormValues): Record<string, strin
     if (!text(values.name)) errors.name = NAME_REQUIRED;
     if (!isChannelType(values.type)) errors.type = TYPE_REQUIRED;
     if (toConfigurationObject(values) === null) errors.configuration_object = CONFIG_REQUIRED;
-    if (values.type === 'telegram') {
-        if (!text(values.bot_token)) errors.bot_token = BOT_TOKEN_REQUIRED;
-        if (!text(values.chat_id)) errors.chat_id = CHAT_ID_REQUIRED;
+    if (isChannelType(values.type)) {
+        for (const field of CHANNEL_CATALOGUE[values.type].fields) {
+            if (field.required && !text(values[field.key]))
+                errors[field.key] = field.requiredMessage ?? `Please enter ${field.label}!`;
+        }
     }
     return errors;
 }

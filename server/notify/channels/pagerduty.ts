@@ -1,0 +1,144 @@
+import { classifyStatus, clip, plain, probeHttp, retryAfterHeader, unreachable } from './common';
+import { plainMessage, titleOf } from './plain';
+import { setting } from './settings';
+import type { ChannelConfig, ChannelDefinition } from './types';
+
+/** Events API v2: https://developer.pagerduty.com/docs/events-api-v2/trigger-events/ */
+interface PagerDutyEvent {
+    event_action: 'trigger' | 'resolve';
+    dedup_key: string;
+    payload?: {
+        summary: string;
+        source: string;
+        severity: PdSeverity;
+        custom_details: Record<string, string | null>;
+    };
+}
+
+type PdSeverity = 'critical' | 'error' | 'warning' | 'info';
+const PD_SEVERITIES: readonly string[] = ['critical', 'error', 'warning', 'info'];
+
+function check(config: ChannelConfig): Record<string, string> {
+    const errors: Record<string, string> = {};
+    const key = setting(config, 'routing_key');
+    if (key && !/^[A-Za-z0-9_-]{8,128}$/.test(key))
+        errors.routing_key = 'Routing key must be the 32-character integration key of an Events API v2 integration';
+    const map = config.severity_map;
+    if (typeof map === 'object') {
+        for (const [from, to] of Object.entries(map)) {
+            if (!['critical', 'warning'].includes(from) || !PD_SEVERITIES.includes(to)) {
+                errors.severity_map = 'Severity map maps critical or warning to one of critical, error, warning, info';
+            }
+        }
+    }
+    return errors;
+}
+
+const events = (ctx: { apiUrls: { pagerduty: string } }) => `${ctx.apiUrls.pagerduty.replace(/\/+$/, '')}/v2/enqueue`;
+
+/** The event's routing key is added at send time: it is a setting, not part of the rendered message. */
+export const pagerduty: ChannelDefinition<PagerDutyEvent> = {
+    type: 'pagerduty',
+    // The Events API accepts about 120 events a minute per integration key.
+    limits: { perMinute: 120, maxLength: 1024 },
+    digests: false,
+    check,
+    destination: (ctx) => new URL(events(ctx)).origin,
+    render(record): PagerDutyEvent | null {
+        if (record.kind === 'test') {
+            return {
+                event_action: 'trigger',
+                dedup_key: `node-monitor-test-${record.at}`,
+                payload: {
+                    summary: `Node Monitor: test event for notification channel "${clip(record.channelName, 200)}"`,
+                    source: 'Node Monitor',
+                    severity: 'info',
+                    custom_details: { message: 'Alerts will arrive here. Resolve this test incident.' },
+                },
+            };
+        }
+        // PagerDuty re-notifies on its own: reminders are not sent. Upgrade notices inform and page no one.
+        if (record.kind === 'reminder' || record.kind === 'upgrade-notice' || record.kind === 'upgrade-height')
+            return null;
+        if (record.kind === 'recovery' || record.kind === 'chain-resumed') {
+            return { event_action: 'resolve', dedup_key: record.incidentId };
+        }
+        const m = plainMessage(record);
+        const s = record.subject;
+        return {
+            event_action: 'trigger',
+            dedup_key: record.incidentId,
+            payload: {
+                summary: clip(`${titleOf(m)}: ${record.message ?? 'no message'}`, 1024),
+                source: s.server?.name ?? `${s.configuration.name} (${s.configuration.chain})`,
+                // Severity is mapped at send time (severity_map); this is the unmapped one.
+                severity: record.severity,
+                custom_details: {
+                    configuration: s.configuration.name,
+                    chain: s.configuration.chain,
+                    server: s.server?.name ?? null,
+                    monitor: `${s.name} (${s.type})`,
+                    message: record.message,
+                    since: new Date(record.since).toISOString(),
+                    incident_id: record.incidentId,
+                },
+            },
+        };
+    },
+    renderText: (html) => ({
+        event_action: 'trigger',
+        dedup_key: `node-monitor-${Buffer.from(html).toString('base64url').slice(0, 40)}`,
+        payload: {
+            summary: clip(plain(html.split('\n', 1)[0] ?? ''), 1024),
+            source: 'Node Monitor',
+            severity: 'critical',
+            custom_details: { message: plain(html) },
+        },
+    }),
+    renderDigest(lines) {
+        const [first] = lines;
+        return { message: this.renderText(first?.text ?? ''), count: 1 };
+    },
+    async send(ctx, config, event) {
+        const map = typeof config.severity_map === 'object' ? config.severity_map : {};
+        const body: PagerDutyEvent & { routing_key: string } = {
+            routing_key: setting(config, 'routing_key'),
+            ...event,
+            ...(event.payload
+                ? {
+                      payload: {
+                          ...event.payload,
+                          severity: (map[event.payload.severity] as PdSeverity | undefined) ?? event.payload.severity,
+                      },
+                  }
+                : {}),
+        };
+        let res: Awaited<ReturnType<typeof ctx.http.request>>;
+        try {
+            res = await ctx.http.request(events(ctx), {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', accept: 'application/json' },
+                body: JSON.stringify(body),
+                timeoutMs: 10_000,
+                maxBodyBytes: 64 * 1024,
+                truncateBody: true,
+            });
+        } catch (err) {
+            return unreachable(err, 'PagerDuty');
+        }
+        if (res.status === 202 || res.status === 200) return { outcome: 'accepted' };
+        let answer: { message?: unknown; errors?: unknown } = {};
+        try {
+            answer = JSON.parse(res.text) as typeof answer;
+        } catch {
+            // 429 and 5xx answers may have no JSON body.
+        }
+        const details = Array.isArray(answer.errors) ? answer.errors.filter((e) => typeof e === 'string') : [];
+        const said = typeof answer.message === 'string' ? answer.message : '';
+        const error = said
+            ? `PagerDuty: ${said}${details.length ? ` (${details.join('; ')})` : ''}`
+            : `PagerDuty answered HTTP ${res.status}`;
+        return classifyStatus(res.status, error.replaceAll(body.routing_key, '***'), retryAfterHeader(res.headers));
+    },
+    probe: (ctx) => probeHttp(ctx, events(ctx)),
+};

@@ -1,0 +1,58 @@
+import { formatDuration } from '../../../common/duration';
+import { formatNotification, utc } from '../format';
+import type { NotificationRecord, TestRecord } from '../record';
+import { plain } from './common';
+
+/** A notification as plain text: the heading word, the subject's name, and the body lines of the Telegram text. */
+export interface PlainMessage {
+    /** ALERT, STILL FAILING, RECOVERED, FLAPPING, STILL FLAPPING, CHAIN STALLED, CHAIN RESUMED or TEST. */
+    heading: string;
+    /** What it is about: the monitor, or the chain for a chain halt. */
+    name: string;
+    lines: string[];
+    /** good (recovered), bad (failing), unsettled (flapping) or info (test). */
+    tone: 'good' | 'bad' | 'unsettled' | 'info';
+}
+
+const HEADINGS: Record<NotificationRecord['kind'], string> = {
+    alert: 'ALERT',
+    reminder: 'STILL FAILING',
+    recovery: 'RECOVERED',
+    flapping: 'FLAPPING',
+    'chain-stalled': 'CHAIN STALLED',
+    'chain-resumed': 'CHAIN RESUMED',
+    'upgrade-notice': 'UPGRADE SCHEDULED',
+    'upgrade-height': 'UPGRADE HEIGHT REACHED',
+};
+
+export function plainMessage(record: NotificationRecord | TestRecord): PlainMessage {
+    if (record.kind === 'test') {
+        return {
+            heading: 'TEST',
+            name: 'Node Monitor',
+            lines: [`Test message for notification channel "${record.channelName}". Alerts will arrive here.`],
+            tone: 'info',
+        };
+    }
+    const heading = record.kind === 'reminder' && record.flapping ? 'STILL FLAPPING' : HEADINGS[record.kind];
+    const chain =
+        record.kind === 'chain-stalled' || record.kind === 'chain-resumed' || record.kind === 'upgrade-height';
+    const lines = formatNotification(record.subject, record, record.at).split('\n').slice(1).map(plain);
+    if (record.stillFailing) {
+        lines.push(
+            `Still failing since ${utc(record.since)} (${formatDuration(record.stillFailing.at - record.since)} so far)`
+        );
+    }
+    const tone =
+        record.kind === 'recovery' || record.kind === 'chain-resumed'
+            ? 'good'
+            : record.kind === 'upgrade-notice' || record.kind === 'upgrade-height'
+              ? 'info'
+              : record.kind === 'flapping' || record.flapping
+                ? 'unsettled'
+                : 'bad';
+    return { heading, name: chain ? record.subject.configuration.chain : record.subject.name, lines, tone };
+}
+
+/** `[ALERT] Block height`: the e-mail subject and the one-line summary of the chat types. */
+export const titleOf = (m: PlainMessage) => `[${m.heading}] ${m.name}`;

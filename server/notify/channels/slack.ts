@@ -1,0 +1,77 @@
+import { classifyStatus, clip, plain, plainDigest, probeHttp, retryAfterHeader, unreachable } from './common';
+import { plainMessage, titleOf } from './plain';
+import { setting } from './settings';
+import type { ChannelConfig, ChannelDefinition } from './types';
+
+/** Incoming-webhook body: `text` is the notification fallback, `blocks` what the channel shows. */
+interface SlackMessage {
+    text: string;
+    blocks: (
+        | { type: 'header'; text: { type: 'plain_text'; text: string } }
+        | { type: 'section'; text: { type: 'mrkdwn'; text: string } }
+    )[];
+}
+
+/** Slack's mrkdwn needs exactly these three escaped; the rest of user text stays as typed. */
+const escapeMrkdwn = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function check(config: ChannelConfig): Record<string, string> {
+    const raw = setting(config, 'webhook_url');
+    if (!raw) return {};
+    try {
+        if (['http:', 'https:'].includes(new URL(raw).protocol)) return {};
+    } catch {
+        // Falls through to the error.
+    }
+    return { webhook_url: 'Webhook URL must be an http(s) URL like https://hooks.slack.com/services/…' };
+}
+
+const message = (title: string, body: string): SlackMessage => ({
+    text: clip(`${title}\n${body}`, 3000),
+    blocks: [
+        // A header holds at most 150 characters of plain text, a section 3000 of mrkdwn.
+        { type: 'header', text: { type: 'plain_text', text: clip(title, 150) } },
+        { type: 'section', text: { type: 'mrkdwn', text: clip(escapeMrkdwn(body) || ' ', 3000) } },
+    ],
+});
+
+export const slack: ChannelDefinition<SlackMessage> = {
+    type: 'slack',
+    // Incoming webhooks allow about one message per second, with short bursts.
+    limits: { perMinute: 60, maxLength: 3000 },
+    check,
+    destination: (_ctx, config) => new URL(setting(config, 'webhook_url')).origin,
+    render(record) {
+        const m = plainMessage(record);
+        return message(titleOf(m), m.lines.join('\n'));
+    },
+    renderText: (html) => {
+        const [first = '', ...rest] = html.split('\n');
+        return message(plain(first), rest.map(plain).join('\n'));
+    },
+    renderDigest(lines) {
+        const d = plainDigest(lines, this.limits.maxLength - 100);
+        return { message: message(d.heading, d.body), count: d.count };
+    },
+    async send(ctx, config, body) {
+        let res: Awaited<ReturnType<typeof ctx.http.request>>;
+        try {
+            res = await ctx.http.request(setting(config, 'webhook_url'), {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify(body),
+                timeoutMs: 10_000,
+                maxBodyBytes: 16 * 1024,
+                truncateBody: true,
+            });
+        } catch (err) {
+            return unreachable(err, 'Slack');
+        }
+        if (res.status >= 200 && res.status < 300) return { outcome: 'accepted' };
+        // Slack answers its errors as plain text: invalid_payload, invalid_token, no_service, channel_is_archived, ….
+        const said = res.text.trim().slice(0, 200);
+        const error = said && !said.startsWith('<') ? `Slack: ${said}` : `Slack answered HTTP ${res.status}`;
+        return classifyStatus(res.status, error, retryAfterHeader(res.headers));
+    },
+    probe: (ctx, config) => probeHttp(ctx, setting(config, 'webhook_url')),
+};

@@ -1,0 +1,104 @@
+/**
+ * What a channel is told, as plain data: defined here, apart from the engine, which builds these from its targets
+ * and transitions (so server/notify never imports server/engine). Stored as JSON in the outbox row's `payload`.
+ */
+export type NotificationKind =
+    | 'alert'
+    | 'reminder'
+    | 'recovery'
+    | 'flapping'
+    | 'chain-stalled'
+    | 'chain-resumed'
+    /** An upgrade plan seen on chain (when first seen, and again an hour before); informs, asks nothing. */
+    | 'upgrade-notice'
+    /** The chain stopped at a planned upgrade height; block alerts are held for the grace. */
+    | 'upgrade-height';
+
+/** Where a notification comes from: a monitor of a configuration, on a server or not. */
+export interface NotificationSubject {
+    id: number;
+    name: string;
+    type: string;
+    configuration: { id: number; name: string; chain: string };
+    server: { id: number; name: string } | null;
+}
+
+export interface NotificationFacts {
+    kind: NotificationKind;
+    /** The same for the alert, its reminders and its recovery. */
+    incidentId: string;
+    since: number;
+    /** For a recovery, how long the incident lasted. */
+    durationMs?: number;
+    message: string | null;
+    flapping?: boolean;
+}
+
+export interface NotificationRecord extends NotificationFacts {
+    /** When it was raised (ms since epoch). */
+    at: number;
+    /** Only Error is ever sent today; 'warning' leaves room for the link's min_severity. */
+    severity: 'critical' | 'warning';
+    subject: NotificationSubject;
+    /**
+     * Set by the outbox when reminders fell due while the destination could not be reached: the message stands for
+     * them too, and says the incident is still failing as of `at`.
+     */
+    stillFailing?: { at: number; reminders: number };
+}
+
+/** The test message of POST /api/notification-channels/test. */
+export interface TestRecord {
+    kind: 'test';
+    channelName: string;
+    at: number;
+}
+
+/** One line of a digest: the row's summary as HTML (summary.ts) or, for a row without one, its first text line. */
+export interface DigestLine {
+    id: number;
+    text: string;
+    summary: string | null;
+}
+
+export function toRecord(
+    subject: NotificationSubject,
+    facts: NotificationFacts,
+    at: number,
+    severity: NotificationRecord['severity'] = 'critical'
+): NotificationRecord {
+    return {
+        kind: facts.kind,
+        incidentId: facts.incidentId,
+        since: facts.since,
+        ...(facts.durationMs !== undefined ? { durationMs: facts.durationMs } : {}),
+        message: facts.message,
+        ...(facts.flapping ? { flapping: true } : {}),
+        at,
+        severity,
+        subject: {
+            id: subject.id,
+            name: subject.name,
+            type: subject.type,
+            configuration: {
+                id: subject.configuration.id,
+                name: subject.configuration.name,
+                chain: subject.configuration.chain,
+            },
+            server: subject.server ? { id: subject.server.id, name: subject.server.name } : null,
+        },
+    };
+}
+
+/** A stored payload, or null when it is absent or not one (rows written before payloads existed). */
+export function parsePayload(json: string | null): NotificationRecord | TestRecord | null {
+    if (!json) return null;
+    try {
+        const v = JSON.parse(json) as { kind?: unknown };
+        return typeof v === 'object' && v !== null && typeof v.kind === 'string'
+            ? (v as NotificationRecord | TestRecord)
+            : null;
+    } catch {
+        return null;
+    }
+}
