@@ -27,6 +27,8 @@ export const EVENT_NAMES = [
     'NOTIFICATION_CHANNEL_DISASSOCIATED',
     'NOTIFICATION_CHANNEL_TESTED',
     'NOTIFICATION_SENT',
+    'API_TOKEN_CREATED',
+    'API_TOKEN_DELETED',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

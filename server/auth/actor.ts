@@ -5,6 +5,8 @@ export interface Actor {
     isAdmin: boolean;
     isSuperAdmin: boolean;
     companyId: number | null;
+    /** Set when the request came with an API token rather than a session; a read token may not write. */
+    apiToken?: { id: number; scope: 'read' | 'write' };
 }
 
 /** The company whose rows the actor sees; null means every company (super admin). */

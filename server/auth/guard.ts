@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { companies, refreshTokens, users } from '../db/schema';
 import { ApiError, forbidden } from '../errors';
 import type { Actor } from './actor';
+import { API_TOKEN_PREFIX, actorFromApiToken } from './api-tokens';
 import { canWrite } from './actor';
 import { onRevocation } from '../services/sessions';
 import { type AccessClaims, verifyAccessToken } from './tokens';
@@ -73,8 +74,11 @@ export function registerAuthGuard(app: FastifyInstance, rememberMs: number): voi
     app.addHook('onRequest', async (req) => {
         const path = req.routeOptions.url ?? req.url.split('?')[0] ?? '';
         if (!path.startsWith('/api/') || PUBLIC.has(path) || path.startsWith('/api/docs')) return;
-        const actor = await resolve(bearer(req));
+        const token = bearer(req);
+        const actor = token?.startsWith(API_TOKEN_PREFIX) ? await actorFromApiToken(app, token) : await resolve(token);
         if (!actor) throw new ApiError(401, 'Authentication required');
+        if (actor.apiToken?.scope === 'read' && req.method !== 'GET' && req.method !== 'HEAD')
+            throw forbidden('This API token is read-only');
         req.actor = actor;
     });
 }

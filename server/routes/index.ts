@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { apiTokenRoutes } from './api-tokens';
 import { auditRoutes } from './audit';
 import { authRoutes } from './auth';
 import { chainRoutes } from './chains';
@@ -32,4 +33,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
     await app.register(logRoutes);
     await app.register(prometheusRoutes);
     await app.register(configAsCodeRoutes);
+    await app.register(apiTokenRoutes);
 }

@@ -1,3 +1,4 @@
+export * from './api-tokens';
 export * from './audit-entries';
 export * from './companies';
 export * from './configuration-channels';
