@@ -90,7 +90,22 @@ export function redact(text: string): string {
     return text
         .replace(/\/\/[^/\s@]*@/g, '//')
         .replace(/\/bot[^/?#\s]+/gi, '/bot***')
-        .replace(/\b\d{5,}:[A-Za-z0-9_-]{30,}\b/g, '***');
+        .replace(/\b\d{5,}(?::|%3A)[A-Za-z0-9_-]{30,}\b/gi, '***');
+}
+
+/**
+ * `redact` plus every form of one known bot token a Telegram answer may echo: whole, URL-encoded (`%3A`), or only
+ * its secret half (which alone is enough to impersonate the bot together with the public bot id).
+ */
+export function redactToken(text: string, token: string): string {
+    let out = text;
+    const half = token.slice(token.indexOf(':') + 1);
+    for (const form of [token, encodeURIComponent(token), half, encodeURIComponent(half)]) {
+        if (form.length >= 8) out = out.split(form).join('***');
+    }
+    // Case-insensitive percent-encoding (`%3a`) of the whole token.
+    const encoded = token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(':', '(?::|%3A)');
+    return redact(out.replace(new RegExp(encoded, 'gi'), '***'));
 }
 
 export function redactUrl(url: URL | string): string {
