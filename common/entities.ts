@@ -10,6 +10,8 @@ export interface CompanyRef {
 
 export interface Company extends CompanyRef {
     is_active: boolean;
+    /** CIDR ranges of private targets the company's checks may reach (set by super admins). */
+    allowed_networks: string[];
     created_at: string;
     updated_at: string;
 }

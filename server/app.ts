@@ -11,6 +11,8 @@ import type { AppConfig } from './config';
 import type { AppContext } from './context';
 import { openDatabase } from './db/client';
 import { scheduleMaintenance } from './db/maintenance';
+import { sealStoredCredentials } from './db/seal-credentials';
+import { EgressPolicies } from './egress-policies';
 import { Engine } from './engine/engine';
 import { EventBus } from './events';
 import { frameworkErrors, registerErrorHandling } from './http-errors';
@@ -55,6 +57,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         engine: null,
         outbox: null,
         http,
+        egress: new EgressPolicies(database.db),
         chains: new ChainDirectory(
             http,
             { mainnet: config.chainDirectoryUrl, testnet: config.chainDirectoryTestnetUrl },
@@ -95,6 +98,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         await registerRoutes(app);
         await registerUi(app);
         const firstAdmin = await ensureFirstAdmin(ctx);
+        const sealed = await sealStoredCredentials(ctx.db, ctx.keys.secretsAtRest);
+        if (sealed > 0) app.log.info(`Encrypted the passwords of ${sealed} target addresses saved in clear`);
         await app.ready();
         if (config.engineEnabled) {
             ctx.engine = new Engine(ctx, app.log);

@@ -3,6 +3,7 @@ import type { HttpClient } from './clients/http';
 import type { AppConfig } from './config';
 import type { Database, Db } from './db/client';
 import type { Engine } from './engine/engine';
+import type { EgressPolicies } from './egress-policies';
 import type { EventBus } from './events';
 import type { LogHub } from './logs/hub';
 import type { OutboxDispatcher } from './notify/outbox';
@@ -16,6 +17,8 @@ export interface AppContext {
     logHub: LogHub;
     /** The one egress client for every outbound request. */
     http: HttpClient;
+    /** Each company's allowed private networks, to pass with every request made for that company. */
+    egress: EgressPolicies;
     chains: ChainDirectory;
     /** Null when ENGINE_ENABLED is off (API-only process, most tests). */
     engine: Engine | null;

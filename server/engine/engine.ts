@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
+import { withPolicy } from '../clients/http';
 import type { AppContext } from '../context';
 import { monitorStates } from '../db/schema';
 import type { ReadResult } from './check';
@@ -125,7 +126,7 @@ export class Engine {
             try {
                 // Taken before the read, so a change made during it shows as a new fingerprint next time.
                 this.fingerprint = await targetsFingerprint(this.ctx.db);
-                const { targets, invalid } = await loadTargets(this.ctx.db);
+                const { targets, invalid } = await loadTargets(this.ctx.db, this.ctx.keys.secretsAtRest);
                 const seen = new Set<number>();
                 for (const t of targets) {
                     seen.add(t.id);
@@ -230,6 +231,8 @@ export class Engine {
             );
         });
         try {
+            // Every request of the check is made on behalf of the monitor's company, within its allowed networks.
+            const policy = await this.ctx.egress.forCompany(target.configuration.companyId);
             const value = await Promise.race([
                 check.read({
                     monitor: { id: target.id, name: target.name, type: target.type, settings: target.settings },
@@ -239,7 +242,7 @@ export class Engine {
                         name: target.configuration.chain,
                         bech32Prefix: this.ctx.chains.prefixFor(target.configuration.chain),
                     },
-                    http: this.ctx.http,
+                    http: withPolicy(this.ctx.http, policy),
                     signal: abort.signal,
                 }),
                 deadline,

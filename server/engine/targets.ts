@@ -2,6 +2,7 @@ import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { parseMonitorSettings } from '../../common/monitor-types';
 import type { MonitorType } from '../../common/monitor-types';
 import type { ServiceType } from '../../common/service-types';
+import { openAddress } from '../auth/url-credentials';
 import type { Db } from '../db/client';
 import { configurations, monitors, servers, services } from '../db/schema';
 
@@ -10,7 +11,7 @@ const YIELD_EVERY = 500;
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
 interface Row {
-    m: { id: number; name: string; type: MonitorType; configurationObject: string };
+    m: { id: number; name: string; type: MonitorType; configurationObject: string; addressSecret: string | null };
     c: { id: number; name: string; chain: string; companyId: number };
     s: { id: number; name: string; address: string } | null;
 }
@@ -28,9 +29,13 @@ export interface MonitorTarget {
     services: { type: ServiceType; address: string }[];
 }
 
-/** Enabled monitors of enabled configurations, on an enabled server when they have one. */
+/**
+ * Enabled monitors of enabled configurations, on an enabled server when they have one. Addresses come out real
+ * (a password decrypted with `key`), for the egress client only.
+ */
 export async function loadTargets(
-    db: Db
+    db: Db,
+    key: Uint8Array
 ): Promise<{ targets: MonitorTarget[]; invalid: { id: number; error: string }[] }> {
     // Only the columns a target uses, a page at a time: PGlite runs queries and decodes results on the event loop,
     // and one 10,000-row read of whole rows blocked it for about 1 s, delaying every check due meanwhile.
@@ -43,6 +48,7 @@ export async function loadTargets(
                     name: monitors.name,
                     type: monitors.type,
                     configurationObject: monitors.configurationObject,
+                    addressSecret: monitors.addressSecret,
                 },
                 c: {
                     id: configurations.id,
@@ -74,14 +80,25 @@ export async function loadTargets(
     const serverIds = [...new Set(rows.map((r) => r.s?.id).filter((id): id is number => id !== undefined))];
     const svcRows = serverIds.length
         ? await db
-              .select({ serverId: services.serverId, type: services.type, address: services.address })
+              .select({
+                  serverId: services.serverId,
+                  type: services.type,
+                  address: services.address,
+                  secret: services.addressSecret,
+              })
               .from(services)
               .where(and(inArray(services.serverId, serverIds), eq(services.isEnabled, true)))
         : [];
     const byServer = new Map<number, { type: ServiceType; address: string }[]>();
     for (const s of svcRows) {
         const list = byServer.get(s.serverId) ?? [];
-        list.push({ type: s.type, address: s.address });
+        let address: string;
+        try {
+            address = openAddress(key, s.address, s.secret);
+        } catch {
+            continue; // an undecryptable service reads as missing; the check names the missing service type
+        }
+        list.push({ type: s.type, address });
         byServer.set(s.serverId, list);
     }
     const targets: MonitorTarget[] = [];
@@ -98,6 +115,14 @@ export async function loadTargets(
                     .join('; ')}`,
             });
             continue;
+        }
+        if (m.addressSecret) {
+            try {
+                parsed.settings.address = openAddress(key, String(parsed.settings.address ?? ''), m.addressSecret);
+            } catch (err) {
+                invalid.push({ id: m.id, error: (err as Error).message });
+                continue;
+            }
         }
         const svc = s ? (byServer.get(s.id) ?? []) : [];
         const target: Omit<MonitorTarget, 'key'> = {

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelType } from '../../common/channel-types';
-import { redact } from '../clients/http';
+import { redact, withPolicy } from '../clients/http';
 import type { AppContext } from '../context';
 import { notificationChannels, outbox } from '../db/schema';
 import { channelConfig } from '../repositories/notification-channels';
@@ -182,8 +182,10 @@ export class OutboxDispatcher {
             }
             // Counted when tried: a refused request still counts towards Telegram's flood control.
             this.recent.set(channel.id, [...(this.recent.get(channel.id) ?? []), this.pacing.now()]);
+            // Delivered on behalf of the channel's company: its allowed networks apply.
+            const policy = await this.ctx.egress.forCompany(channel.companyId);
             await notifier.send(
-                { http: this.ctx.http, telegramApiUrl: this.ctx.config.telegramApiUrl },
+                { http: withPolicy(this.ctx.http, policy), telegramApiUrl: this.ctx.config.telegramApiUrl },
                 checked.config,
                 text
             );

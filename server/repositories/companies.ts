@@ -9,6 +9,7 @@ export const toCompany = (r: CompanyRow): Company => ({
     id: r.id,
     name: r.name,
     is_active: r.isActive,
+    allowed_networks: r.allowedNetworks,
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
 });
@@ -23,16 +24,31 @@ export async function getCompany(db: Db, id: number): Promise<CompanyRow> {
     return row;
 }
 
-export async function createCompany(db: Db, body: { name: string; is_active: boolean }): Promise<CompanyRow> {
-    const [row] = await db.insert(companies).values({ name: body.name, isActive: body.is_active }).returning();
+export interface CompanyBody {
+    name: string;
+    is_active: boolean;
+    allowed_networks?: string[];
+}
+
+export async function createCompany(db: Db, body: CompanyBody): Promise<CompanyRow> {
+    const [row] = await db
+        .insert(companies)
+        .values({ name: body.name, isActive: body.is_active, allowedNetworks: body.allowed_networks ?? [] })
+        .returning();
     if (!row) throw new Error('insert returned nothing');
     return row;
 }
 
-export async function updateCompany(db: Db, id: number, body: { name: string; is_active: boolean }) {
+/** An update without `allowed_networks` keeps the stored list (older clients send only name and is_active). */
+export async function updateCompany(db: Db, id: number, body: CompanyBody) {
     const [row] = await db
         .update(companies)
-        .set({ name: body.name, isActive: body.is_active, updatedAt: new Date() })
+        .set({
+            name: body.name,
+            isActive: body.is_active,
+            ...(body.allowed_networks ? { allowedNetworks: body.allowed_networks } : {}),
+            updatedAt: new Date(),
+        })
         .where(eq(companies.id, id))
         .returning();
     if (!row) throw notFound('Company');

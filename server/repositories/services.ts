@@ -14,6 +14,8 @@ export interface ServiceBody {
     is_enabled: boolean;
     type: ServiceType;
     server_id: number;
+    /** The encrypted URL when `address` (then masked) holds a password; see auth/url-credentials. */
+    address_secret: string | null;
 }
 
 export const toService = (r: ServiceRow): Service => ({
@@ -73,6 +75,7 @@ export async function createService(db: Db, scope: Scope, body: ServiceBody): Pr
             name: body.name,
             type: body.type,
             address: body.address,
+            addressSecret: body.address_secret,
             isEnabled: body.is_enabled,
         })
         .returning();
@@ -90,6 +93,7 @@ export async function updateService(db: Db, scope: Scope, id: number, body: Serv
             name: body.name,
             type: body.type,
             address: body.address,
+            addressSecret: body.address_secret,
             isEnabled: body.is_enabled,
             updatedAt: new Date(),
         })
@@ -97,6 +101,12 @@ export async function updateService(db: Db, scope: Scope, id: number, body: Serv
         .returning();
     if (!row) throw notFound('Service');
     return { service: toService(row), server: s.server, configuration: s.configuration, companyId: s.companyId };
+}
+
+/** The real address of a service (password decrypted), for the egress paths only. */
+export async function serviceSecret(db: Db, id: number): Promise<string | null> {
+    const [row] = await db.select({ secret: services.addressSecret }).from(services).where(eq(services.id, id));
+    return row?.secret ?? null;
 }
 
 export async function deleteService(db: Db, scope: Scope, id: number): Promise<ServiceWritten> {

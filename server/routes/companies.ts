@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { writeAudit } from '../audit';
 import { requireSuperAdmin } from '../auth/guard';
+import { parseCidr } from '../clients/address-guard';
 import { listQuerySchema, pageOf, toListQuery } from '../list-query';
 import {
     createCompany,
@@ -13,9 +14,25 @@ import {
 } from '../repositories/companies';
 import { idParams, readOnlyFields, stripReadOnly } from './schemas';
 
+/** Private ranges the company's checks may reach (security item 1): CIDR strings, deduplicated. */
+const allowedNetworksField = z
+    .array(z.string({ error: 'Each allowed network must be a CIDR range such as 10.0.0.0/8' }).trim(), {
+        error: 'Allowed networks must be a list of CIDR ranges',
+    })
+    .max(100, 'At most 100 allowed networks')
+    .superRefine((list, ctx) => {
+        for (const cidr of list) {
+            const parsed = parseCidr(cidr);
+            if (typeof parsed === 'string') ctx.addIssue({ code: 'custom', message: parsed });
+        }
+    })
+    .transform((list) => [...new Set(list)])
+    .optional();
+
 const companyBody = z.strictObject({
     name: z.string({ error: 'Company name is required' }).trim().min(1, 'Company name is required').max(200),
     is_active: z.boolean().default(true),
+    allowed_networks: allowedNetworksField,
     ...readOnlyFields,
 });
 
@@ -48,6 +65,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
     });
     app.put('/api/companies/:id', { schema: { params: idParams, body: companyBody } }, async (req) => {
         const row = await updateCompany(app.ctx.db, req.params.id, stripReadOnly(req.body));
+        app.ctx.egress.forget(row.id);
         await audit(req, `Company "${row.name}" updated by ${req.actor.username}`);
         return toCompany(row);
     });

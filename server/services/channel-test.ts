@@ -1,4 +1,5 @@
 import type { ChannelType } from '../../common/channel-types';
+import { withPolicy } from '../clients/http';
 import { TelegramError } from '../clients/telegram';
 import type { AppContext } from '../context';
 import { escapeHtml } from '../notify/format';
@@ -28,9 +29,16 @@ export async function testChannel(ctx: AppContext, scope: Scope, body: ChannelTe
     const stored =
         existing && existing.type === body.type ? channelConfig(ctx.keys.secretsAtRest, existing) : undefined;
     const config = resolveConfig(body.type, body.configuration_object, stored);
+    // Sent on behalf of the channel's company (or the caller's): its allowed networks apply.
+    const companyId = existing?.companyId ?? scope;
+    const policy = companyId === null ? { allowedNetworks: [] } : await ctx.egress.forCompany(companyId);
     const text = `<b>Node Monitor</b>: test message for notification channel "${escapeHtml(body.name)}". Alerts will arrive here.`;
     try {
-        await CHANNELS[body.type].send({ http: ctx.http, telegramApiUrl: ctx.config.telegramApiUrl }, config, text);
+        await CHANNELS[body.type].send(
+            { http: withPolicy(ctx.http, policy), telegramApiUrl: ctx.config.telegramApiUrl },
+            config,
+            text
+        );
         return { status: 200, body: { message: 'Notification channel tested successfully!' } };
     } catch (err) {
         if (!(err instanceof TelegramError)) throw err;

@@ -56,6 +56,12 @@ export const CompanyShow = () => {
                         <strong>Status:</strong> {company.is_active ? 'Active' : 'Inactive'}
                     </Typography>
                     <Typography>
+                        <strong>Allowed networks:</strong>{' '}
+                        {company.allowed_networks?.length
+                            ? company.allowed_networks.join(', ')
+                            : 'None (loopback, private and link-local targets are refused)'}
+                    </Typography>
+                    <Typography>
                         <strong>Created:</strong> {formatDateTime(company.created_at)}
                     </Typography>
                     <Typography>

@@ -1,0 +1,1 @@
+ALTER TABLE "companies" ADD COLUMN "allowed_networks" jsonb DEFAULT '[]'::jsonb NOT NULL;
