@@ -14,6 +14,8 @@ export interface Company extends CompanyRef {
     max_concurrent_checks: number;
     /** Engine quota: the shortest interval its monitors run at, in seconds. */
     min_interval_seconds: number;
+    /** CIDR ranges of private targets the company's checks may reach (set by super admins). */
+    allowed_networks: string[];
     created_at: string;
     updated_at: string;
 }

@@ -13,6 +13,8 @@ import type { AppContext } from './context';
 import { openDatabase } from './db/client';
 import { scheduleMaintenance } from './db/maintenance';
 import { DatabaseHealth } from './db/outage';
+import { sealStoredCredentials } from './db/seal-credentials';
+import { EgressPolicies } from './egress-policies';
 import { Engine } from './engine/engine';
 import { Watchdog } from './engine/watchdog';
 import { EventBus } from './events';
@@ -62,6 +64,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         outbox: null,
         watchdog: null as unknown as Watchdog,
         http,
+        egress: new EgressPolicies(database.db),
         chains: new ChainDirectory(
             http,
             { mainnet: config.chainDirectoryUrl, testnet: config.chainDirectoryTestnetUrl },
@@ -107,6 +110,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         await registerRoutes(app);
         await registerUi(app);
         const firstAdmin = await ensureFirstAdmin(ctx);
+        const sealed = await sealStoredCredentials(ctx.db, ctx.keys.secretsAtRest);
+        if (sealed > 0) app.log.info(`Encrypted the passwords of ${sealed} target addresses saved in clear`);
         await app.ready();
         if (config.engineEnabled) {
             ctx.engine = new Engine(ctx, app.log);

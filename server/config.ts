@@ -20,7 +20,7 @@ export interface AppConfig {
     chainDirectoryUrl: string;
     chainDirectoryTestnetUrl: string;
     logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-    /** Allow checks to reach private and loopback addresses (validators live on private networks). */
+    /** Every company may reach every loopback, private and link-local address (single-tenant switch; off by default). */
     allowPrivateTargets: boolean;
     /** Run the monitoring engine in this process. */
     engineEnabled: boolean;
@@ -115,7 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         chainDirectoryUrl: url(env, 'CHAIN_DIRECTORY_URL', 'https://chains.cosmos.directory'),
         chainDirectoryTestnetUrl: url(env, 'CHAIN_DIRECTORY_TESTNET_URL', 'https://chains.testcosmos.directory'),
         logLevel,
-        allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', true),
+        allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', false),
         engineEnabled: bool(env, 'ENGINE_ENABLED', true),
         uiDir: env.UI_DIR === '' ? null : resolve(env.UI_DIR || './dist'),
         socketUrl: env.SOCKET_URL ? url(env, 'SOCKET_URL', '', ['ws:', 'wss:']) : null,

@@ -5,6 +5,7 @@ import type { Database, Db } from './db/client';
 import type { DatabaseHealth } from './db/outage';
 import type { Engine } from './engine/engine';
 import type { Watchdog } from './engine/watchdog';
+import type { EgressPolicies } from './egress-policies';
 import type { EventBus } from './events';
 import type { LogHub } from './logs/hub';
 import type { OutboxDispatcher } from './notify/outbox';
@@ -20,6 +21,8 @@ export interface AppContext {
     logHub: LogHub;
     /** The one egress client for every outbound request. */
     http: HttpClient;
+    /** Each company's allowed private networks, to pass with every request made for that company. */
+    egress: EgressPolicies;
     chains: ChainDirectory;
     /** Null when ENGINE_ENABLED is off (API-only process, most tests). */
     engine: Engine | null;

@@ -41,7 +41,12 @@ async function api<T = { id: number }>(
 
 const login = await app.inject({ method: 'POST', url: '/api/login', payload: { username: 'admin', password } });
 token = login.json().accessToken.token;
-const company = await api(app, 'POST', '/api/companies', { name: 'Demo Validators', is_active: true });
+// The simulated chains listen on loopback, which a company reaches only through its allowed networks.
+const company = await api(app, 'POST', '/api/companies', {
+    name: 'Demo Validators',
+    is_active: true,
+    allowed_networks: ['127.0.0.0/8'],
+});
 
 async function node(
     configurationId: number,

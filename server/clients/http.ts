@@ -1,14 +1,16 @@
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
-import { refusalReason, refusedHostName } from './address-guard';
+import { type BlockList, isIP, type LookupFunction } from 'node:net';
+import { allowedNetworks, type EgressPolicy, refusalReason, refusedHostName } from './address-guard';
 
 /**
  * The one egress HTTP client: every outbound request (checks, service tests, metrics, Telegram, chain
  * directory) goes through it. It allows only http(s), checks every address it connects to (at connect
  * time, through a custom `lookup`, so DNS rebinding is caught), re-checks each redirect hop, enforces one
- * deadline over the whole exchange and reads at most `maxBodyBytes` of a body. Bodies are never decompressed
+ * deadline over the whole exchange and reads at most `maxBodyBytes` of a body. Loopback, private and link-local
+ * addresses are reached only within the request's `policy` (the company's allowed networks) or when the client
+ * allows every private target; without a policy a request gets no private address at all. Bodies are never decompressed
  * (no Accept-Encoding is sent), so a gzip bomb stays a small opaque body. Error messages never carry URL
  * credentials or a Telegram `bot<token>` path segment.
  */
@@ -23,6 +25,12 @@ export interface HttpRequestOptions {
     maxBodyBytes?: number;
     /** Over the cap, stop reading and return the first `maxBodyBytes` (for callers that only need the status). */
     truncateBody?: boolean;
+    /**
+     * Whom the request is made for: a company's egress policy (its `allowed_networks`). Every request made on
+     * behalf of a company must carry it (or go through `withPolicy`); without one no private address is allowed
+     * unless the client-wide `allowPrivate` switch is on.
+     */
+    policy?: EgressPolicy;
 }
 
 export interface HttpResponse {
@@ -63,9 +71,7 @@ export class HttpError extends Error {
         readonly url: string,
         /** What went wrong, without the URL: 'did not answer within 10 s'. */
         readonly reason: string,
-        readonly status?: number,
-        /** At most 256 bytes of the body, for 'status' and 'json' errors. */
-        readonly bodySnippet?: string
+        readonly status?: number
     ) {
         super(`${url} ${reason}`);
         this.name = 'HttpError';
@@ -75,6 +81,7 @@ export class HttpError extends Error {
 export interface HttpClientOptions {
     timeoutMs?: number;
     maxBodyBytes?: number;
+    /** Every loopback, private and link-local address allowed, whatever the policy (ALLOW_PRIVATE_TARGETS). */
     allowPrivate?: boolean;
     userAgent?: string;
     /** Name resolution, replaceable in tests (to simulate DNS rebinding). Defaults to dns.lookup. */
@@ -90,7 +97,22 @@ export function redact(text: string): string {
     return text
         .replace(/\/\/[^/\s@]*@/g, '//')
         .replace(/\/bot[^/?#\s]+/gi, '/bot***')
-        .replace(/\b\d{5,}:[A-Za-z0-9_-]{30,}\b/g, '***');
+        .replace(/\b\d{5,}(?::|%3A)[A-Za-z0-9_-]{30,}\b/gi, '***');
+}
+
+/**
+ * `redact` plus every form of one known bot token a Telegram answer may echo: whole, URL-encoded (`%3A`), or only
+ * its secret half (which alone is enough to impersonate the bot together with the public bot id).
+ */
+export function redactToken(text: string, token: string): string {
+    let out = text;
+    const half = token.slice(token.indexOf(':') + 1);
+    for (const form of [token, encodeURIComponent(token), half, encodeURIComponent(half)]) {
+        if (form.length >= 8) out = out.split(form).join('***');
+    }
+    // Case-insensitive percent-encoding (`%3a`) of the whole token.
+    const encoded = token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(':', '(?::|%3A)');
+    return redact(out.replace(new RegExp(encoded, 'gi'), '***'));
 }
 
 export function redactUrl(url: URL | string): string {
@@ -154,7 +176,11 @@ function networkReason(err: NodeJS.ErrnoException): string {
 
 class RefusedAddress extends Error {}
 
-function guardedLookup(allowPrivate: boolean, resolve: NonNullable<HttpClientOptions['resolve']>): LookupFunction {
+function guardedLookup(
+    allowPrivate: boolean,
+    allowed: BlockList | null,
+    resolve: NonNullable<HttpClientOptions['resolve']>
+): LookupFunction {
     return (hostname, options, callback) => {
         resolve(hostname).then(
             (all) => {
@@ -169,7 +195,7 @@ function guardedLookup(allowPrivate: boolean, resolve: NonNullable<HttpClientOpt
                 }
                 // Refuse when any answer is refused: a name that mixes public and internal answers is suspect.
                 for (const a of addrs) {
-                    const why = refusalReason(a.address, allowPrivate);
+                    const why = refusalReason(a.address, allowPrivate, allowed);
                     if (why) {
                         callback(new RefusedAddress(`is refused: ${hostname} resolves to ${why}`), '', 0);
                         return;
@@ -195,13 +221,13 @@ interface Hop {
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     const timeoutDefault = options.timeoutMs ?? 10_000;
     const capDefault = options.maxBodyBytes ?? MiB;
-    const allowPrivate = options.allowPrivate ?? true;
+    const allowPrivate = options.allowPrivate ?? false;
     const userAgent = options.userAgent ?? 'node-monitor/0.1';
-    const lookup = guardedLookup(allowPrivate, options.resolve ?? defaultResolve);
+    const resolve = options.resolve ?? defaultResolve;
     // No keep-alive: a reused socket closed by the peer turns into a spurious ECONNRESET, i.e. a false alert.
     const agents = { http: new http.Agent({ keepAlive: false }), https: new https.Agent({ keepAlive: false }) };
 
-    function checkTarget(url: URL): string | null {
+    function checkTarget(url: URL, allowed: BlockList | null): string | null {
         if (url.protocol !== 'http:' && url.protocol !== 'https:') {
             return `is refused: only http and https URLs are allowed, not ${url.protocol.replace(':', '')}`;
         }
@@ -210,7 +236,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         if (byName) return `is refused: ${byName}`;
         // An IP literal skips `lookup`, so it is judged here.
         if (isIP(host)) {
-            const why = refusalReason(host, allowPrivate);
+            const why = refusalReason(host, allowPrivate, allowed);
             if (why) return `is refused: ${why}`;
         }
         return null;
@@ -222,7 +248,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         headers: Record<string, string>,
         body: Uint8Array | undefined,
         limit: { cap: number; truncate: boolean },
-        signal: AbortSignal
+        signal: AbortSignal,
+        lookup: LookupFunction
     ): Promise<Hop> {
         const { cap, truncate } = limit;
         return new Promise<Hop>((resolve, reject) => {
@@ -324,9 +351,11 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         let method = (opts.method ?? 'GET').toUpperCase();
         let headers = { ...(opts.headers ?? {}) };
         let body = typeof opts.body === 'string' ? Buffer.from(opts.body, 'utf8') : opts.body;
+        const allowed = allowedNetworks(opts.policy);
+        const lookup = guardedLookup(allowPrivate, allowed, resolve);
         try {
             for (let hop = 0; ; hop++) {
-                const refused = checkTarget(url);
+                const refused = checkTarget(url, allowed);
                 if (refused) throw new HttpError('refused', redactUrl(url), refused);
                 let res: Hop;
                 try {
@@ -336,7 +365,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
                         headers,
                         body,
                         { cap, truncate: opts.truncateBody ?? false },
-                        deadline.signal
+                        deadline.signal,
+                        lookup
                     );
                 } catch (err) {
                     throw toHttpError(err, url, timeoutMs, cap);
@@ -377,13 +407,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     async function getText(url: string, opts: HttpRequestOptions = {}): Promise<string> {
         const res = await request(url, opts);
         if (res.status < 200 || res.status >= 300) {
-            throw new HttpError(
-                'status',
-                res.url,
-                `answered HTTP ${res.status}: ${snippet(res.text) || '(empty body)'}`,
-                res.status,
-                snippet(res.text)
-            );
+            throw new HttpError('status', res.url, `answered ${describeStatus(res.status, res.text)}`, res.status);
         }
         return res.text;
     }
@@ -396,14 +420,50 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
             throw new HttpError(
                 'json',
                 redactUrl(url),
-                `answered with invalid JSON: ${snippet(text) || '(empty body)'}`,
-                200,
-                snippet(text)
+                `answered with invalid JSON${text ? '' : ' (an empty body)'}`,
+                200
             );
         }
     }
 
     return { request, getJson, getText };
+}
+
+/** The same client with `policy` on every request that does not name its own: hand it to code working for a company. */
+export function withPolicy(http: HttpClient, policy: EgressPolicy): HttpClient {
+    const scoped = (opts: HttpRequestOptions = {}) => ({ policy, ...opts });
+    return {
+        request: (url, opts) => http.request(url, scoped(opts)),
+        getJson: (url, opts) => http.getJson(url, scoped(opts)),
+        getText: (url, opts) => http.getText(url, scoped(opts)),
+    };
+}
+
+/**
+ * A target's error answer as users may see it: the status, its standard reason phrase and, from a JSON body, only
+ * the error message fields of the known protocols (a gateway's `message`, a JSON-RPC `error.message`). Raw body
+ * text is never passed on: a tenant must not read an internal page through an error message.
+ */
+export function describeStatus(status: number, text: string): string {
+    const phrase = http.STATUS_CODES[status];
+    const head = `HTTP ${status}${phrase ? ` ${phrase}` : ''}`;
+    const message = knownErrorMessage(text);
+    return message ? `${head}: ${snippet(message, 200)}` : head;
+}
+
+function knownErrorMessage(text: string): string | null {
+    if (!/^\s*\{/.test(text)) return null;
+    let body: unknown;
+    try {
+        body = JSON.parse(text);
+    } catch {
+        return null;
+    }
+    const b = body as { message?: unknown; error?: unknown };
+    if (typeof b.message === 'string' && b.message) return b.message;
+    const e = b.error as { message?: unknown } | null | undefined;
+    if (e && typeof e === 'object' && typeof e.message === 'string' && e.message) return e.message;
+    return null;
 }
 
 class Timeout extends Error {}

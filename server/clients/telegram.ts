@@ -1,4 +1,4 @@
-import { HttpError, type HttpClient, redact } from './http';
+import { HttpError, type HttpClient, redactToken } from './http';
 
 /**
  * Telegram Bot API, wire format only (https://core.telegram.org/bots/api#sendmessage). The token travels in the
@@ -55,7 +55,7 @@ export async function sendMessage(
         });
     } catch (err) {
         const reason = err instanceof HttpError ? err.reason : 'failed';
-        throw new TelegramError(0, `Telegram could not be reached: the Bot API ${redact(reason)}`);
+        throw new TelegramError(0, `Telegram could not be reached: the Bot API ${redactToken(reason, token)}`);
     }
     let answer: BotApiAnswer = {};
     try {
@@ -68,7 +68,7 @@ export async function sendMessage(
     }
     const description =
         typeof answer.description === 'string' && answer.description !== ''
-            ? redact(answer.description.replaceAll(token, '***'))
+            ? redactToken(answer.description, token)
             : `Telegram answered HTTP ${res.status}`;
     const retryAfter = answer.parameters?.retry_after;
     const migrate = answer.parameters?.migrate_to_chat_id;

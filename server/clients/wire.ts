@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type HttpClient, HttpError, redactUrl, snippet } from './http';
+import { describeStatus, type HttpClient, HttpError, redactUrl } from './http';
 
 /**
  * Helpers shared by the node clients: one error type whose message is an operator sentence, JSON fetching
@@ -52,11 +52,12 @@ export async function fetchJson(
         throw new NodeError(
             sentence
                 ? `${label} ${res.url}: ${sentence}`
-                : `${label} ${res.url} answered HTTP ${res.status}: ${snippet(res.text) || '(empty body)'}`
+                : `${label} ${res.url} answered ${describeStatus(res.status, res.text)}`
         );
     }
     if (!parsed) {
-        throw new NodeError(`${label} ${res.url} answered with invalid JSON: ${snippet(res.text) || '(empty body)'}`);
+        // The body itself is never quoted: the target may be an internal page (security item 1).
+        throw new NodeError(`${label} ${res.url} answered with invalid JSON${res.text ? '' : ' (an empty body)'}`);
     }
     return body;
 }
@@ -68,7 +69,7 @@ export function parsePayload<T>(schema: z.ZodType<T>, body: unknown, label: stri
     const issue = r.error.issues[0];
     const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'the body';
     throw new NodeError(
-        `${label} ${redactUrl(url)} answered an unexpected payload (${where}: ${issue?.message ?? 'invalid'}): ${snippet(JSON.stringify(body) ?? '')}`
+        `${label} ${redactUrl(url)} answered an unexpected payload (${where}: ${issue?.message ?? 'invalid'})`
     );
 }
 

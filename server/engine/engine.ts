@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
+import { withPolicy } from '../clients/http';
 import type { AppContext } from '../context';
 import { monitorStates } from '../db/schema';
 import type { ReadResult } from './check';
@@ -168,7 +169,7 @@ export class Engine {
             try {
                 // Taken before the read, so a change made during it shows as a new fingerprint next time.
                 this.fingerprint = await targetsFingerprint(this.ctx.db);
-                const { targets, invalid } = await loadTargets(this.ctx.db);
+                const { targets, invalid } = await loadTargets(this.ctx.db, this.ctx.keys.secretsAtRest);
                 const seen = new Set<number>();
                 const limits = new Map<number, number>();
                 for (const t of targets) {
@@ -296,6 +297,8 @@ export class Engine {
             );
         });
         try {
+            // Every request of the check is made on behalf of the monitor's company, within its allowed networks.
+            const policy = await this.ctx.egress.forCompany(target.configuration.companyId);
             const value = await Promise.race([
                 check.read({
                     monitor: {
@@ -311,7 +314,7 @@ export class Engine {
                         name: target.configuration.chain,
                         bech32Prefix: this.ctx.chains.prefixFor(target.configuration.chain),
                     },
-                    http: this.ctx.http,
+                    http: withPolicy(this.ctx.http, policy),
                     signal: abort.signal,
                 }),
                 deadline,

@@ -2,6 +2,7 @@ import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { parseMonitorSettings } from '../../common/monitor-types';
 import type { MonitorType } from '../../common/monitor-types';
 import type { ServiceType } from '../../common/service-types';
+import { openAddress } from '../auth/url-credentials';
 import type { Db } from '../db/client';
 import { companies, configurations, monitors, servers, services } from '../db/schema';
 
@@ -10,7 +11,14 @@ const YIELD_EVERY = 500;
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
 interface Row {
-    m: { id: number; name: string; type: MonitorType; configurationObject: string; serviceId: number | null };
+    m: {
+        id: number;
+        name: string;
+        type: MonitorType;
+        configurationObject: string;
+        serviceId: number | null;
+        addressSecret: string | null;
+    };
     c: { id: number; name: string; chain: string; companyId: number };
     s: { id: number; name: string; address: string } | null;
     q: EngineQuota;
@@ -39,9 +47,13 @@ export interface MonitorTarget {
     serviceType?: ServiceType | null;
 }
 
-/** Enabled monitors of enabled configurations, on an enabled server when they have one. */
+/**
+ * Enabled monitors of enabled configurations, on an enabled server when they have one. Addresses come out real
+ * (a password decrypted with `key`), for the egress client only.
+ */
 export async function loadTargets(
-    db: Db
+    db: Db,
+    key: Uint8Array
 ): Promise<{ targets: MonitorTarget[]; invalid: { id: number; error: string }[] }> {
     // Only the columns a target uses, a page at a time: PGlite runs queries and decodes results on the event loop,
     // and one 10,000-row read of whole rows blocked it for about 1 s, delaying every check due meanwhile.
@@ -55,6 +67,7 @@ export async function loadTargets(
                     type: monitors.type,
                     configurationObject: monitors.configurationObject,
                     serviceId: monitors.serviceId,
+                    addressSecret: monitors.addressSecret,
                 },
                 c: {
                     id: configurations.id,
@@ -91,7 +104,13 @@ export async function loadTargets(
     const serverIds = [...new Set(rows.map((r) => r.s?.id).filter((id): id is number => id !== undefined))];
     const svcRows = serverIds.length
         ? await db
-              .select({ id: services.id, serverId: services.serverId, type: services.type, address: services.address })
+              .select({
+                  id: services.id,
+                  serverId: services.serverId,
+                  type: services.type,
+                  address: services.address,
+                  secret: services.addressSecret,
+              })
               .from(services)
               .where(and(inArray(services.serverId, serverIds), eq(services.isEnabled, true)))
         : [];
@@ -99,7 +118,13 @@ export async function loadTargets(
     const typeOf = new Map(svcRows.map((s) => [s.id, s.type]));
     for (const s of svcRows) {
         const list = byServer.get(s.serverId) ?? [];
-        list.push({ type: s.type, address: s.address });
+        let address: string;
+        try {
+            address = openAddress(key, s.address, s.secret);
+        } catch {
+            continue; // an undecryptable service reads as missing; the check names the missing service type
+        }
+        list.push({ type: s.type, address });
         byServer.set(s.serverId, list);
     }
     const targets: MonitorTarget[] = [];
@@ -116,6 +141,14 @@ export async function loadTargets(
                     .join('; ')}`,
             });
             continue;
+        }
+        if (m.addressSecret) {
+            try {
+                parsed.settings.address = openAddress(key, String(parsed.settings.address ?? ''), m.addressSecret);
+            } catch (err) {
+                invalid.push({ id: m.id, error: (err as Error).message });
+                continue;
+            }
         }
         const svc = s ? (byServer.get(s.id) ?? []) : [];
         const target: Omit<MonitorTarget, 'key'> = {

@@ -11,6 +11,8 @@ const LATE_MS = 60_000;
 const UNDELIVERED_MS = 15 * 60_000;
 /** How often the engine's progress is sampled, whether or not anyone asks. */
 const SAMPLE_MS = 15_000;
+/** HEARTBEAT_URL is the operator's own setting, so it may sit on any network but cloud metadata (always refused). */
+const OPERATOR_POLICY = { allowedNetworks: ['0.0.0.0/0', '::/0'] };
 
 export interface EngineHealth {
     ok: boolean;
@@ -99,7 +101,7 @@ export class Watchdog {
                 this.log.warn(`Heartbeat withheld: ${health.problem}`);
                 return false;
             }
-            await this.ctx.http.getText(url);
+            await this.ctx.http.getText(url, { policy: OPERATOR_POLICY });
             return true;
         } catch (err) {
             this.log.warn(`Heartbeat failed: ${(err as Error).message}`);

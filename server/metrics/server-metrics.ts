@@ -1,8 +1,10 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { ServerMetrics } from '../../common/entities';
+import { openAddress } from '../auth/url-credentials';
+import { withPolicy } from '../clients/http';
 import { fetchServerMetrics } from '../clients/node-exporter';
 import type { AppContext } from '../context';
-import { services } from '../db/schema';
+import { configurations, servers, services } from '../db/schema';
 import { ApiError } from '../errors';
 
 const TTL_MS = 10_000;
@@ -34,8 +36,14 @@ export class ServerMetricsReader {
 
     private async scrape(serverId: number): Promise<ServerMetrics> {
         const [svc] = await this.ctx.db
-            .select({ address: services.address })
+            .select({
+                address: services.address,
+                secret: services.addressSecret,
+                companyId: configurations.companyId,
+            })
             .from(services)
+            .innerJoin(servers, eq(servers.id, services.serverId))
+            .innerJoin(configurations, eq(configurations.id, servers.configurationId))
             .where(
                 and(eq(services.serverId, serverId), eq(services.type, 'node_exporter'), eq(services.isEnabled, true))
             )
@@ -44,7 +52,10 @@ export class ServerMetricsReader {
         if (!svc)
             throw new ApiError(404, 'This server has no enabled node_exporter service; add one to see its metrics');
         try {
-            return await fetchServerMetrics(this.ctx.http, svc.address);
+            // Scraped on behalf of the server's company, within its allowed networks.
+            const policy = await this.ctx.egress.forCompany(svc.companyId);
+            const address = openAddress(this.ctx.keys.secretsAtRest, svc.address, svc.secret);
+            return await fetchServerMetrics(withPolicy(this.ctx.http, policy), address);
         } catch (err) {
             throw new ApiError(502, (err as Error).message);
         }

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { redact } from '../clients/http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelType } from '../../common/channel-types';
-import { redact } from '../clients/http';
 import type { AppContext } from '../context';
 import { notificationChannels, outbox } from '../db/schema';
 import { channelConfig } from '../repositories/notification-channels';
@@ -213,7 +213,8 @@ export class OutboxDispatcher {
             await this.failAll(queue, `unknown channel type ${channel.type}`);
             return 0;
         }
-        const nctx = notifyContext(this.ctx);
+        // Delivered on behalf of the channel's company: its allowed networks apply.
+        const nctx = notifyContext(this.ctx, await this.ctx.egress.forCompany(channel.companyId));
         let config: ChannelConfig | null = null;
         // Why nothing can be sent with these settings: invalid ones are refused for good, an unreadable secret may
         // come back with the right key.

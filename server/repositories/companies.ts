@@ -11,6 +11,7 @@ export const toCompany = (r: CompanyRow): Company => ({
     is_active: r.isActive,
     max_concurrent_checks: r.maxConcurrentChecks,
     min_interval_seconds: r.minIntervalSeconds,
+    allowed_networks: r.allowedNetworks,
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
 });
@@ -36,22 +37,37 @@ const quotaColumns = (body: QuotaBody) => ({
     ...(body.min_interval_seconds !== undefined ? { minIntervalSeconds: body.min_interval_seconds } : {}),
 });
 
-export async function createCompany(
-    db: Db,
-    body: { name: string; is_active: boolean } & QuotaBody
-): Promise<CompanyRow> {
+export interface CompanyBody extends QuotaBody {
+    name: string;
+    is_active: boolean;
+    allowed_networks?: string[];
+}
+
+export async function createCompany(db: Db, body: CompanyBody): Promise<CompanyRow> {
     const [row] = await db
         .insert(companies)
-        .values({ name: body.name, isActive: body.is_active, ...quotaColumns(body) })
+        .values({
+            name: body.name,
+            isActive: body.is_active,
+            allowedNetworks: body.allowed_networks ?? [],
+            ...quotaColumns(body),
+        })
         .returning();
     if (!row) throw new Error('insert returned nothing');
     return row;
 }
 
-export async function updateCompany(db: Db, id: number, body: { name: string; is_active: boolean } & QuotaBody) {
+/** An update without `allowed_networks` or a quota field keeps the stored value (older clients send only name and is_active). */
+export async function updateCompany(db: Db, id: number, body: CompanyBody) {
     const [row] = await db
         .update(companies)
-        .set({ name: body.name, isActive: body.is_active, ...quotaColumns(body), updatedAt: new Date() })
+        .set({
+            name: body.name,
+            isActive: body.is_active,
+            ...(body.allowed_networks ? { allowedNetworks: body.allowed_networks } : {}),
+            ...quotaColumns(body),
+            updatedAt: new Date(),
+        })
         .where(eq(companies.id, id))
         .returning();
     if (!row) throw notFound('Company');

@@ -23,6 +23,8 @@ export interface MonitorBody {
     configuration_object?: string | null;
     /** On create only: the service this monitor is created with (spec §9's "Create Monitor?"). */
     service_id?: number | null;
+    /** The encrypted URL when the settings' `address` (then masked) holds a password; see auth/url-credentials. */
+    address_secret?: string | null;
 }
 
 /** Only what toMonitor reads: created_at and updated_at would be decoded into Dates for every row and dropped. */
@@ -52,7 +54,7 @@ const columns = {
 };
 
 type Joined = {
-    monitor: Omit<MonitorRow, 'createdAt' | 'updatedAt'>;
+    monitor: Omit<MonitorRow, 'createdAt' | 'updatedAt' | 'addressSecret'>;
     server: { id: number; name: string; address: string } | null;
     configuration: { id: number; name: string; chain: string; companyId: number };
 };
@@ -202,6 +204,7 @@ export async function createMonitor(db: Db, scope: Scope, body: MonitorBody): Pr
             serviceId: body.service_id ?? null,
             type: body.type,
             configurationObject: checked.settings,
+            addressSecret: body.address_secret ?? null,
         })
         .returning({ id: monitors.id });
     if (!row) throw new Error('insert returned nothing');
@@ -221,10 +224,17 @@ export async function updateMonitor(db: Db, scope: Scope, id: number, body: Moni
             serverId: checked.server?.id ?? null,
             type: body.type,
             configurationObject: checked.settings,
+            addressSecret: body.address_secret ?? null,
             updatedAt: new Date(),
         })
         .where(eq(monitors.id, id));
     return written(db, id);
+}
+
+/** The encrypted real address of a monitor's settings, for sealing an edit that sends the mask back. */
+export async function monitorSecret(db: Db, id: number): Promise<string | null> {
+    const [row] = await db.select({ secret: monitors.addressSecret }).from(monitors).where(eq(monitors.id, id));
+    return row?.secret ?? null;
 }
 
 export async function deleteMonitor(db: Db, scope: Scope, id: number): Promise<Written> {

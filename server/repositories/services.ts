@@ -15,6 +15,8 @@ export interface ServiceBody {
     is_enabled: boolean;
     type: ServiceType;
     server_id: number;
+    /** The encrypted URL when `address` (then masked) holds a password; see auth/url-credentials. */
+    address_secret: string | null;
 }
 
 export const toService = (r: ServiceRow): Service => ({
@@ -74,6 +76,7 @@ export async function createService(db: Db, scope: Scope, body: ServiceBody): Pr
             name: body.name,
             type: body.type,
             address: body.address,
+            addressSecret: body.address_secret,
             isEnabled: body.is_enabled,
         })
         .returning();
@@ -91,6 +94,7 @@ export async function updateService(db: Db, scope: Scope, id: number, body: Serv
             name: body.name,
             type: body.type,
             address: body.address,
+            addressSecret: body.address_secret,
             isEnabled: body.is_enabled,
             updatedAt: new Date(),
         })
@@ -101,6 +105,12 @@ export async function updateService(db: Db, scope: Scope, id: number, body: Serv
     return { service: toService(row), server: s.server, configuration: s.configuration, companyId: s.companyId };
 }
 
+/** The real address of a service (password decrypted), for the egress paths only. */
+export async function serviceSecret(db: Db, id: number): Promise<string | null> {
+    const [row] = await db.select({ secret: services.addressSecret }).from(services).where(eq(services.id, id));
+    return row?.secret ?? null;
+}
+
 /**
  * The monitors created with a service keep its address and name, until the user gives the monitor an address or
  * name of its own: what still equals the service's old value follows the new one.
@@ -108,6 +118,11 @@ export async function updateService(db: Db, scope: Scope, id: number, body: Serv
 async function followService(db: Db, before: Service, after: Service): Promise<void> {
     if (before.address === after.address && before.name === after.name && before.server_id === after.server_id) return;
     const linked = await db.select().from(monitors).where(eq(monitors.serviceId, before.id));
+    // A password in the service's address travels with it, sealed, as the monitor's own.
+    const [sealed] = await db
+        .select({ secret: services.addressSecret })
+        .from(services)
+        .where(eq(services.id, after.id));
     for (const m of linked) {
         let settings: Record<string, unknown>;
         try {
@@ -115,7 +130,8 @@ async function followService(db: Db, before: Service, after: Service): Promise<v
         } catch {
             continue;
         }
-        if (settings.address === before.address) settings.address = after.address;
+        const follows = settings.address === before.address;
+        if (follows) settings.address = after.address;
         if (settings.name === before.name) settings.name = after.name;
         const name =
             m.name === before.name
@@ -129,6 +145,7 @@ async function followService(db: Db, before: Service, after: Service): Promise<v
                 name,
                 serverId: after.server_id,
                 configurationObject: JSON.stringify(settings),
+                ...(follows ? { addressSecret: sealed?.secret ?? null } : {}),
                 updatedAt: new Date(),
             })
             .where(eq(monitors.id, m.id));

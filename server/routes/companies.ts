@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { MAX_CONCURRENT_CHECKS_LIMIT, MIN_INTERVAL_SECONDS_LIMIT } from '../../common/company-quota';
 import { requireSuperAdmin } from '../auth/guard';
 import type { CompanyRow } from '../db/schema';
+import { parseCidr } from '../clients/address-guard';
 import { listQuerySchema, pageOf, toListQuery } from '../list-query';
 import {
     createCompany,
@@ -17,10 +18,26 @@ import { type Change, mutate } from './mutate';
 import { endCompanySessions } from '../services/sessions';
 import { idParams, readOnlyFields, stripReadOnly } from './schemas';
 
+/** Private ranges the company's checks may reach (security item 1): CIDR strings, deduplicated. */
+const allowedNetworksField = z
+    .array(z.string({ error: 'Each allowed network must be a CIDR range such as 10.0.0.0/8' }).trim(), {
+        error: 'Allowed networks must be a list of CIDR ranges',
+    })
+    .max(100, 'At most 100 allowed networks')
+    .superRefine((list, ctx) => {
+        for (const cidr of list) {
+            const parsed = parseCidr(cidr);
+            if (typeof parsed === 'string') ctx.addIssue({ code: 'custom', message: parsed });
+        }
+    })
+    .transform((list) => [...new Set(list)])
+    .optional();
+
 const companyBody = z.strictObject({
     name: z.string({ error: 'Company name is required' }).trim().min(1, 'Company name is required').max(200),
     is_active: z.boolean().default(true),
     ...quotaFields(),
+    allowed_networks: allowedNetworksField,
     ...readOnlyFields,
 });
 
@@ -77,6 +94,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
             const r = await updateCompany(tx, req.params.id, stripReadOnly(req.body));
             return { result: r, change: change(req, r, 'COMPANY_UPDATED', 'updated') };
         });
+        app.ctx.egress.forget(row.id);
         if (!row.isActive) await endCompanySessions(app.ctx, row.id);
         return toCompany(row);
     });

@@ -1,6 +1,17 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { refusalReason, refusedHostName } from '../clients/address-guard';
+import {
+    allowedNetworks,
+    isLocalhostName,
+    isMetadataAddress,
+    refusalReason,
+    refusedHostName,
+} from '../clients/address-guard';
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '../context';
+import type { Db } from '../db/client';
+import { companies } from '../db/schema';
+import { badRequest } from '../errors';
 
 /** A required display name, trimmed. */
 export const nameField = (message = 'Name is required') =>
@@ -38,10 +49,53 @@ export function refusedTarget(value: string): string | null {
     if (!url) return null;
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (refusedHostName(host)) return 'Address must not point at a cloud metadata host';
-    // Private ranges are allowed here (validators live on private networks); only always-refused ranges are judged.
-    return isIP(host) && refusalReason(host, true)
+    // Private ranges depend on the company (refusedForCompany); only metadata is refused for everyone.
+    return isIP(host) && isMetadataAddress(host)
         ? 'Address must not point at a cloud metadata or link-local address'
         : null;
+}
+
+/**
+ * Why `value` may not be saved as a target of `companyId`: a loopback, private or link-local address outside the
+ * company's allowed networks (security item 1), or null. Judged on IP literals in any form the URL parser accepts
+ * (`2130706433`, `0x7f.1`, `[::ffff:127.0.0.1]`) and on `localhost`; names are judged again, with their DNS
+ * answers, when the egress client connects.
+ */
+export async function refusedForCompany(
+    ctx: AppContext,
+    db: Db,
+    companyId: number,
+    value: string
+): Promise<string | null> {
+    const url = httpUrl(value);
+    if (!url) return null;
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const ip = isIP(host) ? host : isLocalhostName(host) ? '127.0.0.1' : null;
+    if (!ip) return null;
+    // Read through `db`, the caller's transaction: the shared connection is held by it.
+    const [company] = await db
+        .select({ allowedNetworks: companies.allowedNetworks })
+        .from(companies)
+        .where(eq(companies.id, companyId));
+    const why = refusalReason(
+        ip,
+        ctx.config.allowPrivateTargets,
+        allowedNetworks({ allowedNetworks: company?.allowedNetworks ?? [] })
+    );
+    return why ? `Address refused: ${isIP(host) ? why : `${host} is ${why.replace(/^\S+ is /, '')}`}` : null;
+}
+
+/** Throws a 400 naming `field` when `address` is outside the company's allowed networks. */
+export async function assertTargetAllowed(
+    ctx: AppContext,
+    db: Db,
+    companyId: number,
+    field: string,
+    address: unknown
+): Promise<void> {
+    if (typeof address !== 'string') return;
+    const why = await refusedForCompany(ctx, db, companyId, address);
+    if (why) throw badRequest({ [field]: why });
 }
 
 /** A server or service address: an http(s) URL that is not a metadata endpoint (security item 26). */

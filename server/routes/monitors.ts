@@ -4,18 +4,29 @@ import { z } from 'zod';
 import type { Monitor } from '../../common/entities';
 import { MONITOR_TYPES } from '../../common/monitor-types';
 import { companyScope } from '../auth/actor';
+import { sealAddress } from '../auth/url-credentials';
 import { requireWriter } from '../auth/guard';
 import {
     createMonitor,
     deleteMonitor,
     getMonitor,
+    monitorSecret,
     listByHealth,
     type MonitorBody,
     updateMonitor,
 } from '../repositories/monitors';
-import { enabledFlag, nameField, optionalRefId, refId } from './fields';
+import { assertTargetAllowed, enabledFlag, nameField, optionalRefId, refId } from './fields';
 import { type Change, mutate, sentence } from './mutate';
 import { idParams, readOnlyFields } from './schemas';
+
+/** The URL a monitor requests itself (urlCheck's `address`), from its saved settings. */
+function settingsAddress(monitor: Monitor): unknown {
+    try {
+        return (JSON.parse(monitor.configuration_object ?? '{}') as { address?: unknown }).address;
+    } catch {
+        return undefined;
+    }
+}
 
 /**
  * status, last_error and last_check belong to the engine: a client echoing a monitor it read may send them back,
@@ -47,6 +58,28 @@ const monitorBody = z.strictObject({
 });
 type MonitorInput = z.infer<typeof monitorBody>;
 
+/**
+ * The settings to store: a password in urlCheck's `address` is encrypted into `address_secret` and masked in
+ * configuration_object (security item 5); a mask sent back keeps the stored password.
+ */
+function sealSettings(key: Uint8Array, body: MonitorBody, stored: string | null): MonitorBody {
+    let settings: unknown;
+    try {
+        settings = JSON.parse(body.configuration_object ?? '{}');
+    } catch {
+        return body; // the repository names the invalid JSON
+    }
+    const address = (settings as { address?: unknown } | null)?.address;
+    if (typeof address !== 'string') return body;
+    const sealed = sealAddress(key, address, stored);
+    if (!sealed.secret) return body;
+    return {
+        ...body,
+        configuration_object: JSON.stringify({ ...(settings as object), address: sealed.address }),
+        address_secret: sealed.secret,
+    };
+}
+
 const fields = (b: MonitorInput): MonitorBody => ({
     name: b.name,
     is_enabled: b.is_enabled,
@@ -69,6 +102,7 @@ const change = (req: FastifyRequest, m: Monitor, companyId: number, event: Chang
 /** Monitors (spec §7) and the dashboard's failed and warning lists. */
 export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
     const db = app.ctx.db;
+    const key = app.ctx.keys.secretsAtRest;
     const scope = (req: FastifyRequest) => companyScope(req.actor);
     const writer = { onRequest: requireWriter };
 
@@ -83,14 +117,19 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
     );
     app.post('/api/monitors', { ...writer, schema: { body: monitorBody } }, async (req, reply) => {
         const created = await mutate(app, req, async (tx) => {
-            const w = await createMonitor(tx, scope(req), fields(req.body));
+            const w = await createMonitor(tx, scope(req), sealSettings(key, fields(req.body), null));
+            // Inside the transaction: a refused address undoes the write.
+            await assertTargetAllowed(app.ctx, tx, w.companyId, 'address', settingsAddress(w.monitor));
             return { result: w.monitor, change: change(req, w.monitor, w.companyId, 'MONITOR_CREATED', 'created') };
         });
         return reply.status(201).send(created);
     });
     app.put('/api/monitors/:id', { ...writer, schema: { params: idParams, body: monitorBody } }, async (req) =>
         mutate(app, req, async (tx) => {
-            const w = await updateMonitor(tx, scope(req), req.params.id, fields(req.body));
+            await getMonitor(tx, scope(req), req.params.id);
+            const body = sealSettings(key, fields(req.body), await monitorSecret(tx, req.params.id));
+            const w = await updateMonitor(tx, scope(req), req.params.id, body);
+            await assertTargetAllowed(app.ctx, tx, w.companyId, 'address', settingsAddress(w.monitor));
             return { result: w.monitor, change: change(req, w.monitor, w.companyId, 'MONITOR_UPDATED', 'updated') };
         })
     );

@@ -4,16 +4,19 @@ import { z } from 'zod';
 import { SERVICE_TYPES, serviceProbeUrl } from '../../common/service-types';
 import { companyScope } from '../auth/actor';
 import { requireWriter } from '../auth/guard';
+import { openAddress, sealAddress } from '../auth/url-credentials';
 import { HttpError } from '../clients/http';
+import type { Db } from '../db/client';
 import {
     createService,
     deleteService,
     findService,
     type ServiceWritten,
     serviceDependents,
+    serviceSecret,
     updateService,
 } from '../repositories/services';
-import { enabledFlag, nameField, refId, targetAddress } from './fields';
+import { assertTargetAllowed, enabledFlag, nameField, refId, targetAddress } from './fields';
 import { type Change, mutate, sentence } from './mutate';
 import { idParams, readOnlyFields } from './schemas';
 
@@ -47,17 +50,33 @@ const change = (req: FastifyRequest, w: ServiceWritten, event: Change['event'], 
 export const serviceRoutes: FastifyPluginAsyncZod = async (app) => {
     const scope = (req: FastifyRequest) => companyScope(req.actor);
     const writer = { onRequest: requireWriter };
+    const key = app.ctx.keys.secretsAtRest;
+    /** The body to store: a password in the address encrypted beside a masked address (security item 5). */
+    const sealed = async (tx: Db, req: FastifyRequest, body: ServiceInput, id: number | null) => {
+        if (id !== null) await findService(tx, scope(req), id);
+        const stored = id === null ? null : await serviceSecret(tx, id);
+        const { address, secret } = sealAddress(key, body.address, stored);
+        return { ...fields(body), address, address_secret: secret };
+    };
 
     app.post('/api/services', { ...writer, schema: { body: serviceBody } }, async (req, reply) => {
         const created = await mutate(app, req, async (tx) => {
-            const w = await createService(tx, scope(req), fields(req.body));
+            const w = await createService(tx, scope(req), await sealed(tx, req, req.body, null));
+            // Inside the transaction: a refused address undoes the write.
+            await assertTargetAllowed(app.ctx, tx, w.companyId, 'address', req.body.address);
             return { result: w.service, change: change(req, w, 'SERVICE_CREATED', 'created') };
         });
         return reply.status(201).send(created);
     });
     app.put('/api/services/:id', { ...writer, schema: { params: idParams, body: serviceBody } }, async (req) =>
         mutate(app, req, async (tx) => {
-            const w = await updateService(tx, scope(req), req.params.id, fields(req.body));
+            const w = await updateService(
+                tx,
+                scope(req),
+                req.params.id,
+                await sealed(tx, req, req.body, req.params.id)
+            );
+            await assertTargetAllowed(app.ctx, tx, w.companyId, 'address', req.body.address);
             return { result: w.service, change: change(req, w, 'SERVICE_UPDATED', 'updated') };
         })
     );
@@ -76,12 +95,15 @@ export const serviceRoutes: FastifyPluginAsyncZod = async (app) => {
     );
     // The UI reads only the status code (spec §4: 200 counts as success); a service that does not answer is a 502.
     app.get('/api/services/:id/test', { schema: { params: idParams } }, async (req, reply) => {
-        const { service } = await findService(app.ctx.db, scope(req), req.params.id);
+        const { service, companyId } = await findService(app.ctx.db, scope(req), req.params.id);
+        const policy = await app.ctx.egress.forCompany(companyId);
+        const address = openAddress(key, service.address, await serviceSecret(app.ctx.db, service.id));
         try {
             // Metrics endpoints answer hundreds of KiB; the cap only guards memory.
-            const res = await app.ctx.http.request(serviceProbeUrl(service.address, service.type), {
+            const res = await app.ctx.http.request(serviceProbeUrl(address, service.type), {
                 timeoutMs: 5000,
                 maxBodyBytes: 4 * 1024 * 1024,
+                policy,
             });
             if (res.status < 200 || res.status > 599) {
                 return reply

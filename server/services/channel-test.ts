@@ -30,7 +30,10 @@ export async function testChannel(ctx: AppContext, scope: Scope, body: ChannelTe
     const type = CHANNELS[body.type];
     const message = type.render({ kind: 'test', channelName: body.name, at: Date.now() });
     if (message === null) throw new Error(`${body.type} renders no test message`);
-    const result = await type.send(notifyContext(ctx), config, message);
+    // Sent on behalf of the channel's company (or the caller's): its allowed networks apply.
+    const companyId = existing?.companyId ?? scope;
+    const policy = companyId === null ? { allowedNetworks: [] } : await ctx.egress.forCompany(companyId);
+    const result = await type.send(notifyContext(ctx, policy), config, message);
     switch (result.outcome) {
         case 'accepted':
             return { status: 200, body: { message: 'Notification channel tested successfully!' } };

@@ -54,7 +54,7 @@ const SERVER_PAGED = new Set(['companies', 'users']);
 
 /** The body fields each resource accepts on POST and PUT (the API rejects unknown fields). */
 export const BODY_FIELDS: Record<string, readonly string[]> = {
-    companies: ['name', 'is_active', 'max_concurrent_checks', 'min_interval_seconds'],
+    companies: ['name', 'is_active', 'max_concurrent_checks', 'min_interval_seconds', 'allowed_networks'],
     users: ['username', 'is_active', 'is_admin', 'is_super_admin', 'company_id', 'raw_password'],
     configurations: ['name', 'chain', 'is_enabled', 'company_id'],
     servers: ['name', 'is_enabled', 'address', 'configuration_id'],

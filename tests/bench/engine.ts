@@ -239,9 +239,10 @@ function settingsFor(type: MonitorType, interval: number, valoper: string, node:
 async function seed(app: FastifyInstance, sim: SimInfo): Promise<{ ms: number; byType: Record<string, number> }> {
     const started = performance.now();
     const db = app.ctx.db;
+    // The simulator listens on loopback: the company's allowed networks open it, as an operator would.
     const [company] = await db
         .insert(companies)
-        .values({ name: 'Bench', maxConcurrentChecks: COMPANY_SLOTS })
+        .values({ name: 'Bench', maxConcurrentChecks: COMPANY_SLOTS, allowedNetworks: ['127.0.0.0/8'] })
         .returning({ id: companies.id });
     if (!company) throw new Error('no company');
     // One configuration and one server per sim node, with its four services.

@@ -11,7 +11,11 @@ let configurationUrl = '';
 beforeAll(async () => {
     server = await startConsole({ ENGINE_ENABLED: 'false' });
     const root = await api(server.url, 'admin', ADMIN_PASSWORD);
-    const company = await root('POST', '/companies', { name: 'Staking Co', is_active: true });
+    const company = await root('POST', '/companies', {
+        name: 'Staking Co',
+        is_active: true,
+        allowed_networks: ['127.0.0.0/8'],
+    });
     await root('POST', '/users', {
         username: 'ops-admin',
         is_active: true,

@@ -31,7 +31,12 @@ beforeAll(async () => {
     ]);
     server = await startConsole();
     call = await api(server.url, 'admin', ADMIN_PASSWORD);
-    const company = await call('POST', '/companies', { name: 'Operators', is_active: true });
+    // The simulator and node_exporter listen on loopback: the company's allowed networks open it.
+    const company = await call('POST', '/companies', {
+        name: 'Operators',
+        is_active: true,
+        allowed_networks: ['127.0.0.0/8'],
+    });
     await call('POST', '/users', {
         username: 'viewer',
         is_active: true,

@@ -32,7 +32,12 @@ beforeAll(async () => {
     await new Promise<void>((r) => directory.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(directory.address() as AddressInfo).port}`;
     // The testnet URL points at a closed port: the directory is unreachable there.
-    t = await createTestApp({ chainDirectoryUrl: url, chainDirectoryTestnetUrl: 'http://127.0.0.1:9' });
+    // The directory is fetched for no company: only the operator's global switch opens loopback to it.
+    t = await createTestApp({
+        chainDirectoryUrl: url,
+        chainDirectoryTestnetUrl: 'http://127.0.0.1:9',
+        allowPrivateTargets: true,
+    });
     token = (await login(t.app, 'admin', 'admin-password-1')).access;
 });
 afterAll(async () => {

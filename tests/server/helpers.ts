@@ -34,7 +34,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
         chainDirectoryUrl: 'http://127.0.0.1:9',
         chainDirectoryTestnetUrl: 'http://127.0.0.1:9',
         logLevel: 'info',
-        allowPrivateTargets: true,
+        // As in production: private targets only within a company's allowed networks (seedCompany allows loopback).
+        allowPrivateTargets: false,
         engineEnabled: false,
         uiDir: null,
         socketUrl: null,
@@ -117,8 +118,20 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
     };
 }
 
-export async function seedCompany(app: FastifyInstance, name: string, isActive = true): Promise<number> {
-    const [row] = await app.ctx.db.insert(companies).values({ name, isActive }).returning({ id: companies.id });
+/**
+ * A company whose checks may reach loopback, where every test's fake or simulated node listens, and 10.0.0.0/8,
+ * where the fixtures' validators live.
+ */
+export async function seedCompany(
+    app: FastifyInstance,
+    name: string,
+    isActive = true,
+    allowedNetworks = ['127.0.0.0/8', '10.0.0.0/8']
+): Promise<number> {
+    const [row] = await app.ctx.db
+        .insert(companies)
+        .values({ name, isActive, allowedNetworks })
+        .returning({ id: companies.id });
     if (!row) throw new Error('no company');
     return row.id;
 }

@@ -152,7 +152,7 @@ describe('the monitor created for each service type', () => {
         );
         const server = await w.server(w.admin.access, cfg, { name: `sim-${type}`, address: `http://${host.hostname}` });
         const { monitors } = await addService(type, address, server);
-        const { targets } = await loadTargets(w.t.app.ctx.db);
+        const { targets } = await loadTargets(w.t.app.ctx.db, w.t.app.ctx.keys.secretsAtRest);
         const target = targets.find((t) => t.id === monitors[0].id);
         if (!target) throw new Error('no target');
         const ctx = makeCtx('urlCheck', target.settings, {});

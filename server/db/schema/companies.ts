@@ -1,4 +1,4 @@
-import { boolean, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { QUOTA_DEFAULTS } from '../../../common/company-quota';
 
 export const companies = pgTable('companies', {
@@ -8,6 +8,8 @@ export const companies = pgTable('companies', {
     // Engine quota (issue 8 item 6): this company's share of the monitoring engine.
     maxConcurrentChecks: integer('max_concurrent_checks').notNull().default(QUOTA_DEFAULTS.max_concurrent_checks),
     minIntervalSeconds: integer('min_interval_seconds').notNull().default(QUOTA_DEFAULTS.min_interval_seconds),
+    // Egress (security item 1): CIDR ranges of loopback/private/link-local targets this company may reach.
+    allowedNetworks: jsonb('allowed_networks').$type<string[]>().notNull().default([]),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

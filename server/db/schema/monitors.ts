@@ -19,6 +19,8 @@ export const monitors = pgTable(
         type: text('type', { enum: MONITOR_TYPES }).notNull(),
         isEnabled: boolean('is_enabled').notNull().default(true),
         configurationObject: text('configuration_object').notNull().default('{}'),
+        /** The settings' `address` encrypted when it holds a password; configuration_object keeps it masked. */
+        addressSecret: text('address_secret'),
         status: boolean('status').notNull().default(true),
         lastError: text('last_error'),
         lastCheck: timestamp('last_check', { withTimezone: true }),

@@ -1,7 +1,7 @@
 import dns from 'node:dns/promises';
 import { isIP, Socket } from 'node:net';
 import nodemailer from 'nodemailer';
-import { refusalReason, refusedHostName } from '../../clients/address-guard';
+import { allowedNetworks, refusalReason, refusedHostName } from '../../clients/address-guard';
 import { escapeHtml } from '../format';
 import { clip, plain, plainDigest } from './common';
 import { plainMessage, titleOf } from './plain';
@@ -65,7 +65,7 @@ async function resolveHost(ctx: NotifyContext, host: string): Promise<{ address:
     if (named) return { refused: named };
     const addresses = isIP(bare) ? [{ address: bare }] : await dns.lookup(bare, { all: true });
     for (const a of addresses) {
-        const why = refusalReason(a.address, ctx.allowPrivate);
+        const why = refusalReason(a.address, ctx.allowPrivate, allowedNetworks(ctx.policy));
         if (why) return { refused: why };
     }
     const first = addresses[0];

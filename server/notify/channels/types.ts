@@ -1,4 +1,5 @@
 import type { ChannelType } from '../../../common/channel-types';
+import type { EgressPolicy } from '../../clients/address-guard';
 import type { HttpClient } from '../../clients/http';
 import type { DigestLine, NotificationRecord, TestRecord } from '../record';
 
@@ -8,12 +9,17 @@ export type ChannelConfig = Record<string, ChannelSetting>;
 
 export type ValidateResult = { ok: true; config: ChannelConfig } | { ok: false; errors: Record<string, string> };
 
-/** What a sender needs from the app: the one egress client and the API base URLs tests point at fakes. */
+/**
+ * What a sender needs from the app: the one egress client, already bound to the channel's company's egress policy,
+ * and the API base URLs tests point at fakes.
+ */
 export interface NotifyContext {
     http: HttpClient;
     apiUrls: { telegram: string; pagerduty: string };
-    /** Loopback/private SMTP hosts are allowed (tests, ALLOW_PRIVATE_TARGETS). */
+    /** Loopback/private hosts are allowed everywhere (ALLOW_PRIVATE_TARGETS). */
     allowPrivate: boolean;
+    /** The company's allowed private networks, for senders that connect without the HTTP client (SMTP). */
+    policy: EgressPolicy;
 }
 
 /**

@@ -58,6 +58,12 @@ export const CompanyShow = () => {
                     </Typography>
                     <CompanyQuotaDetails company={company} />
                     <Typography>
+                        <strong>Allowed networks:</strong>{' '}
+                        {company.allowed_networks?.length
+                            ? company.allowed_networks.join(', ')
+                            : 'None (loopback, private and link-local targets are refused)'}
+                    </Typography>
+                    <Typography>
                         <strong>Created:</strong> {formatDateTime(company.created_at)}
                     </Typography>
                     <Typography>

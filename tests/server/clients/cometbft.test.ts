@@ -1,9 +1,9 @@
 import { createCometClient } from '../../../server/clients/cometbft';
-import { createHttpClient } from '../../../server/clients/http';
+import { createHttpClient, withPolicy } from '../../../server/clients/http';
 import { parseRfc3339Ms } from '../../../server/clients/wire';
 import { fixture, type Loopback, routes, startLoopback } from '../check-support';
 
-const http = createHttpClient({ timeoutMs: 2000 });
+const http = withPolicy(createHttpClient({ timeoutMs: 2000 }), { allowedNetworks: ['127.0.0.0/8'] });
 let rpc: Loopback;
 
 beforeAll(async () => {
@@ -97,9 +97,8 @@ describe('CometBFT RPC client', () => {
         await expect(createCometClient(http, `${rpc.url}/bad`).status()).rejects.toThrow(
             'answered an unexpected payload (sync_info.latest_block_height'
         );
-        await expect(createCometClient(http, `${rpc.url}/html`).status()).rejects.toThrow(
-            'answered with invalid JSON: <html>nginx</html>'
-        );
+        await expect(createCometClient(http, `${rpc.url}/html`).status()).rejects.toThrow('answered with invalid JSON');
+        await expect(createCometClient(http, `${rpc.url}/html`).status()).rejects.not.toThrow('nginx');
     });
 });
 

@@ -1,9 +1,9 @@
 import { createRestClient } from '../../../server/clients/cosmos-rest';
-import { createHttpClient } from '../../../server/clients/http';
+import { createHttpClient, withPolicy } from '../../../server/clients/http';
 import { decTimesInt } from '../../../server/clients/wire';
 import { fixture, type Loopback, routes, startLoopback } from '../check-support';
 
-const http = createHttpClient({ timeoutMs: 2000 });
+const http = withPolicy(createHttpClient({ timeoutMs: 2000 }), { allowedNetworks: ['127.0.0.0/8'] });
 let rest: Loopback;
 const UBIK = 'cosmosvaloper1q6d3d089hg59x6gcx92uumx70s5y5wadklue8s';
 const MISSING = 'cosmosvaloper1qphf0ferqcch0jca9hlqfm3x0eds3dpkcvpafp';

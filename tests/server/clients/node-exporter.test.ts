@@ -1,4 +1,4 @@
-import { createHttpClient } from '../../../server/clients/http';
+import { createHttpClient, withPolicy } from '../../../server/clients/http';
 import {
     fetchNodeExporter,
     fetchServerMetrics,
@@ -99,7 +99,7 @@ describe('fetchNodeExporter', () => {
                 req.url === '/metrics' ? fixture('node-exporter-1.5.0-filesystem-memory.txt') : '<html>hello</html>'
             );
         });
-        const http = createHttpClient({ timeoutMs: 2000 });
+        const http = withPolicy(createHttpClient({ timeoutMs: 2000 }), { allowedNetworks: ['127.0.0.0/8'] });
         expect((await fetchServerMetrics(http, `${lb.url}/metrics`)).mountpoint).toBe('/');
         await expect(fetchNodeExporter(http, `${lb.url}/other`)).rejects.toThrow(
             'exposes no node_filesystem or node_memory metrics'

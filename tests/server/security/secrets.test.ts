@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { redact } from '../../../server/clients/http';
 import { escapeHtml } from '../../../server/notify/format';
 import { createWorld, type World } from '../config-fixtures';
 
@@ -7,7 +8,9 @@ import { createWorld, type World } from '../config-fixtures';
 const TOKEN = '5550001112:AAHneverShowThisSecretPart_0123456789';
 const ECHO_TOKEN = '5550001113:AAHechoedBackByTheFakeTelegram_abcdef';
 const HTML_TOKEN = '5550001114:AAHhtmlErrorPageEchoesTheUrl_ghijklmn';
-const SECRETS = /AAHneverShow|AAHechoedBack|AAHhtmlError/;
+const HALF_TOKEN = '5550001115:AAHonlyTheSecretHalfIsEchoed_opqrstu';
+const ENCODED_TOKEN = '5550001116:AAHurlEncodedTokenIsEchoedBack_vwxyz';
+const SECRETS = /AAHneverShow|AAHechoedBack|AAHhtmlError|AAHonlyTheSecretHalf|AAHurlEncodedToken/;
 
 const sent: { path: string; text: string }[] = [];
 
@@ -24,6 +27,24 @@ function fakeTelegram() {
             if (url.includes(TOKEN)) {
                 res.writeHead(200, { 'content-type': 'application/json' });
                 return res.end(JSON.stringify({ ok: true, result: { message_id: 1 } }));
+            }
+            if (url.includes(HALF_TOKEN)) {
+                res.writeHead(401, { 'content-type': 'application/json' });
+                const half = HALF_TOKEN.split(':')[1];
+                return res.end(
+                    JSON.stringify({ ok: false, error_code: 401, description: `Unauthorized: key ${half}` })
+                );
+            }
+            if (url.includes(ENCODED_TOKEN)) {
+                res.writeHead(404, { 'content-type': 'application/json' });
+                const encoded = encodeURIComponent(ENCODED_TOKEN);
+                return res.end(
+                    JSON.stringify({
+                        ok: false,
+                        error_code: 404,
+                        description: `Not Found: /bot=${encoded} (${encoded})`,
+                    })
+                );
             }
             if (url.includes(ECHO_TOKEN)) {
                 res.writeHead(401, { 'content-type': 'application/json' });
@@ -72,8 +93,8 @@ afterAll(async () => {
     await new Promise((resolve) => fake.close(resolve));
 });
 
-const test = (token: string, name = 'Ops') =>
-    w.call('POST', '/api/notification-channels/test', w.admin.access, {
+const test = (token: string, name = 'Ops', as = w.admin.access) =>
+    w.call('POST', '/api/notification-channels/test', as, {
         name,
         type: 'telegram',
         configuration_object: { bot_token: token, chat_id: '-100123' },
@@ -134,6 +155,25 @@ describe('#24 leakage via errors', () => {
         expect(res.statusCode).toBe(400);
         expect(res.body).not.toMatch(SECRETS);
         expect(res.json().message).toMatch(/^Unauthorized/);
+    });
+
+    it('keeps the secret half of the token out of a refusal that echoes only that half', async () => {
+        const res = await test(HALF_TOKEN, 'Ops', w.other.access); // another writer: the test route allows 5 a minute
+        expect(res.statusCode).toBe(400);
+        expect(res.body).not.toMatch(SECRETS);
+        expect(res.json().message).toMatch(/^Unauthorized: key \*\*\*/);
+    });
+
+    it('keeps a URL-encoded token (%3A) out of a refusal that echoes it', async () => {
+        const res = await test(ENCODED_TOKEN, 'Ops', w.other.access);
+        expect(res.statusCode).toBe(400);
+        expect(res.body).not.toMatch(SECRETS);
+        expect(res.body).not.toContain('5550001116');
+    });
+
+    it('redact() catches a URL-encoded token and the bot path even without a slash before it', () => {
+        expect(redact(`token=${encodeURIComponent(ENCODED_TOKEN)}`)).toBe('token=***');
+        expect(redact(`token=5550001116%3aAAHurlEncodedTokenIsEchoedBack_vwxyz`)).toBe('token=***');
     });
 
     it('keeps the token out of an HTML error page that echoes the URL', async () => {

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { renderApp } from '../renderApp';
@@ -124,4 +124,47 @@ describe('companies', () => {
         expect(await screen.findByText('Name taken')).toBeInTheDocument();
         expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'Acme', is_active: true });
     });
+
+    it('shows the allowed networks and edits them one range per line', async () => {
+        let saved: unknown = null;
+        const { calls } = stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/companies/1': { body: { ...acme, allowed_networks: ['10.0.0.0/8'] } },
+            'PUT /api/companies/1': (request) => {
+                saved = request.body;
+                const nets = (request.body as { allowed_networks: string[] }).allowed_networks;
+                if (nets.includes('10.0.0.0/33'))
+                    return {
+                        status: 400,
+                        body: {
+                            message: 'x',
+                            errors: { allowed_networks: '10.0.0.0/33 has a prefix longer than /32' },
+                        },
+                    };
+                return { body: { ...acme, allowed_networks: nets } };
+            },
+        });
+        const user = userEvent.setup();
+        renderApp('/companies/1');
+        expect(await screen.findByText('10.0.0.0/8')).toBeInTheDocument();
+        cleanup();
+        renderApp('/companies/1/edit');
+        const field = await screen.findByLabelText('Allowed networks');
+        expect(field).toHaveValue('10.0.0.0/8');
+        await user.type(field, '\n10.0.0.0/33');
+        await user.click(screen.getByRole('button', { name: 'Save' }));
+        expect(await screen.findByText('Failed to update company')).toBeInTheDocument();
+        expect(saved).toEqual({ name: 'Acme', is_active: true, allowed_networks: ['10.0.0.0/8', '10.0.0.0/33'] });
+        await user.clear(field);
+        await user.type(field, '10.0.0.0/8\n192.168.50.0/24');
+        await user.click(screen.getByRole('button', { name: 'Save' }));
+        await waitFor(() =>
+            expect(saved).toEqual({
+                name: 'Acme',
+                is_active: true,
+                allowed_networks: ['10.0.0.0/8', '192.168.50.0/24'],
+            })
+        );
+        expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(2);
+    }, 60_000);
 });

@@ -125,7 +125,7 @@ describe('blockCheck read', () => {
             'has no enabled rpc (or rest) service'
         );
         await expect(blockCheckCheck.read(makeCtx('blockCheck', {}, { rpc: `${rest.url}/nothing` }))).rejects.toThrow(
-            /^RPC service http:\/\/127\.0\.0\.1:\d+\/nothing\/status answered HTTP 404: 404 page not found$/
+            /^RPC service http:\/\/127\.0\.0\.1:\d+\/nothing\/status answered HTTP 404 Not Found$/
         );
         await rpc.close();
         await rest.close();

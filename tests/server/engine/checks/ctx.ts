@@ -1,9 +1,9 @@
 import type { MonitorType } from '../../../../common/monitor-types';
 import type { ServiceType } from '../../../../common/service-types';
-import { createHttpClient } from '../../../../server/clients/http';
+import { createHttpClient, withPolicy } from '../../../../server/clients/http';
 import type { CheckContext } from '../../../../server/engine/check';
 
-export const http = createHttpClient({ timeoutMs: 2000 });
+export const http = withPolicy(createHttpClient({ timeoutMs: 2000 }), { allowedNetworks: ['127.0.0.0/8'] });
 
 let nextId = 1;
 

@@ -1,0 +1,42 @@
+import { and, eq, isNull, like } from 'drizzle-orm';
+import { hasPassword, sealAddress } from '../auth/url-credentials';
+import type { Db } from './client';
+import { monitors, services } from './schema';
+
+/**
+ * Encrypts URL passwords saved in clear before security item 5 (service addresses, urlCheck addresses): each is
+ * moved into `address_secret` and masked in place. Runs at start; rows already sealed are not read again.
+ */
+export async function sealStoredCredentials(db: Db, key: Uint8Array): Promise<number> {
+    let sealed = 0;
+    const svc = await db
+        .select({ id: services.id, address: services.address })
+        .from(services)
+        .where(and(isNull(services.addressSecret), like(services.address, '%@%')));
+    for (const row of svc) {
+        if (!hasPassword(row.address)) continue;
+        const s = sealAddress(key, row.address, null);
+        await db.update(services).set({ address: s.address, addressSecret: s.secret }).where(eq(services.id, row.id));
+        sealed++;
+    }
+    const mons = await db
+        .select({ id: monitors.id, settings: monitors.configurationObject })
+        .from(monitors)
+        .where(and(isNull(monitors.addressSecret), like(monitors.configurationObject, '%@%')));
+    for (const row of mons) {
+        let settings: Record<string, unknown>;
+        try {
+            settings = JSON.parse(row.settings) as Record<string, unknown>;
+        } catch {
+            continue;
+        }
+        if (typeof settings.address !== 'string' || !hasPassword(settings.address)) continue;
+        const s = sealAddress(key, settings.address, null);
+        await db
+            .update(monitors)
+            .set({ configurationObject: JSON.stringify({ ...settings, address: s.address }), addressSecret: s.secret })
+            .where(eq(monitors.id, row.id));
+        sealed++;
+    }
+    return sealed;
+}
