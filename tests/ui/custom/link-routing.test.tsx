@@ -13,7 +13,9 @@ const routing = { min_severity: 'critical', send_recoveries: true, send_reminder
 describe('notification channel link routing', () => {
     beforeEach(() => storeSession());
 
-    it('turns recoveries off and warnings on for one link, saved with PUT and shown as saved', async () => {
+    it('turns recoveries off and warnings on for one link, saved with PUT and shown as saved', {
+        timeout: 30_000,
+    }, async () => {
         let link = { id: 41, configuration_id: 1, notification_channel_id: 6, notification_channel: pager, ...routing };
         const { calls } = stubApi({
             'GET /api/users/me': { body: admin },
