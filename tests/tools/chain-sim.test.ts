@@ -278,7 +278,7 @@ describe('payload shapes and consistency (manual clock)', () => {
         const nsi = await rest(sim, `/cosmos/slashing/v1beta1/signing_infos/${valcons}`);
         expect(nsi.status).toBe(404);
         expect(nsi.body).toEqual(fixture('derived-cosmos-rest-error-signing-info-not-found.json'));
-        const ni = await rest(sim, '/cosmos/gov/v1/proposals');
+        const ni = await rest(sim, '/cosmos/mint/v1beta1/inflation');
         expect(ni.status).toBe(501);
         expect(ni.body).toEqual(fixture('cosmos-rest-error-not-implemented.json'));
     });

@@ -58,7 +58,13 @@ function world() {
                         ? { ok: false, error: 'connection refused' }
                         : {
                               ok: true,
-                              value: { source: 'rpc', height: h, blockTimeMs: START + h * 5000, catchingUp: false },
+                              value: {
+                                  source: 'rpc',
+                                  height: h,
+                                  blockTimeMs: START + h * 5000,
+                                  catchingUp: false,
+                                  network: 'cosmoshub-4',
+                              },
                           };
                 const judged = blockCheckCheck.evaluate(node.memory, reading, settings, now);
                 let next = transition(node.alert, judged.verdict, 30, now, () => `inc-${node.target.id}-${n}`);

@@ -170,7 +170,11 @@ describe('session', () => {
         storeSession();
         stubApi({ 'GET /api/users/me': { body: { ...superAdmin, is_super_admin: false, is_admin: false } } });
         await authProvider.checkAuth({});
-        await expect(authProvider.getPermissions?.({})).resolves.toEqual({ is_admin: false, is_super_admin: false });
+        await expect(authProvider.getPermissions?.({})).resolves.toEqual({
+            is_admin: false,
+            is_super_admin: false,
+            company_id: 1,
+        });
         // Menu hiding only (spec §6): the page itself opens by address; the server answers 403.
         await expect(authProvider.canAccess?.({ resource: 'users', action: 'list' })).resolves.toBe(true);
         await expect(authProvider.canAccess?.({ resource: 'configurations', action: 'list' })).resolves.toBe(true);
