@@ -304,7 +304,7 @@ describe('server detail', () => {
         renderApp('/servers/7');
         const dialog = await openAddService(user);
         await user.click(within(dialog).getByRole('button', { name: 'Add' }));
-        expect(await screen.findByText('Failed to add service.')).toBeInTheDocument();
+        expect(await screen.findByText('Failed to add service. Invalid service')).toBeInTheDocument();
         expect(within(dialog).getByText('Address must be an http(s) URL')).toBeInTheDocument();
     });
 

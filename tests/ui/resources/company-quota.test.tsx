@@ -60,7 +60,12 @@ describe('company engine quota', () => {
                 min_interval_seconds: 30,
             })
         );
-        expect(await screen.findByText('Failed to update company')).toBeInTheDocument();
+        // The spec's text, then the server's message (spec §8).
+        expect(
+            await screen.findByText(
+                'Failed to update company: min_interval_seconds: Min interval (seconds) must be at most 86400'
+            )
+        ).toBeInTheDocument();
         expect(await screen.findByText('Min interval (seconds) must be at most 86400')).toBeInTheDocument();
     });
 
