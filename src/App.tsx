@@ -25,6 +25,7 @@ const NetworkStatus = lazyNamed(() => import('./custom/network-status/NetworkSta
 const AuditPage = lazyNamed(() => import('./custom/audit/AuditPage'), 'AuditPage');
 const LogTail = lazyNamed(() => import('./custom/log-tail/LogTail'), 'LogTail');
 const MonitorPage = lazyNamed(() => import('./custom/monitor/MonitorPage'), 'MonitorPage');
+const ApiTokensPage = lazyNamed(() => import('./custom/api-tokens/ApiTokensPage'), 'ApiTokensPage');
 
 export interface AdminAppProps {
     dataProvider?: DataProvider;
@@ -66,6 +67,7 @@ export const AdminApp = ({ dataProvider = defaultDataProvider, authProvider = de
                     }
                 />
                 <Route path="/monitor/:id" element={<MonitorPage />} />
+                <Route path="/api-tokens" element={<ApiTokensPage />} />
             </CustomRoutes>
             <CustomRoutes noLayout>
                 <Route path="/logout" element={<LogoutPage />} />

@@ -1,9 +1,32 @@
-import { Box, Typography } from '@mui/material';
-import { AppBar as RaAppBar, TitlePortal } from 'react-admin';
+import KeyIcon from '@mui/icons-material/Key';
+import { Box, ListItemIcon, ListItemText, MenuItem, Typography } from '@mui/material';
+import { forwardRef } from 'react';
+import { Logout, AppBar as RaAppBar, TitlePortal, UserMenu, useUserMenu } from 'react-admin';
+import { Link } from 'react-router-dom';
 
-/** Top bar: the product name, then the current page's title. */
+/** The user menu's way to the signed-in user's API tokens. */
+const ApiTokensItem = forwardRef<HTMLAnchorElement>((props, ref) => {
+    const menu = useUserMenu();
+    return (
+        <MenuItem component={Link} to="/api-tokens" ref={ref} onClick={menu?.onClose} {...props}>
+            <ListItemIcon>
+                <KeyIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText>API tokens</ListItemText>
+        </MenuItem>
+    );
+});
+
+/** Top bar: the product name, then the current page's title; the user menu holds API tokens and logout. */
 export const AppBar = () => (
-    <RaAppBar>
+    <RaAppBar
+        userMenu={
+            <UserMenu>
+                <ApiTokensItem />
+                <Logout />
+            </UserMenu>
+        }
+    >
         <Typography variant="h6" component="span" sx={{ whiteSpace: 'nowrap', mr: 2 }}>
             Node Monitor
         </Typography>
