@@ -121,6 +121,8 @@ describe('#19 unauthenticated route inventory', () => {
         const allowed: string[] = [];
         for (const r of routes) {
             if (isPublic(r.url) || !r.url.startsWith('/api/')) continue;
+            // A user's own API tokens are theirs to manage, whatever their role (they act as the user, no further).
+            if (r.url.startsWith('/api/tokens')) continue;
             const adminOnly = /^\/api\/(users|companies)(\/:id)?$/.test(r.url);
             if (r.method === 'GET' || r.method === 'HEAD') {
                 if (!adminOnly) continue;
