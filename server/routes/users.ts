@@ -69,7 +69,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         return mutate(app, req, async (tx) => {
             const { user, endSessions: end } = await updateUser(tx, req.params.id, body);
             // In the same transaction: a password change that is saved always ends the sessions it should.
-            if (end) await endSessions({ ...app.ctx, db: tx }, user.id);
+            if (end) await endSessions(app.ctx, user.id, tx);
             return { result: user, change: change(req, user, 'USER_UPDATED', 'updated') };
         });
     });

@@ -5,6 +5,7 @@ import { writeAudit } from '../audit';
 import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from '../auth/passwords';
 import { hashRefreshToken, newRefreshToken, signAccessToken } from '../auth/tokens';
 import type { AppContext } from '../context';
+import type { Db } from '../db/client';
 import { companies, refreshTokens, users } from '../db/schema';
 import type { UserRow } from '../db/schema';
 import { ApiError } from '../errors';
@@ -256,16 +257,19 @@ export async function logout(ctx: AppContext, token: string | undefined, ip: str
     });
 }
 
-/** Ends every session of a user: refresh families revoked, outstanding access tokens invalidated. */
-export async function endSessions(ctx: AppContext, userId: number): Promise<void> {
-    const [u] = await ctx.db.select({ v: users.tokenVersion }).from(users).where(eq(users.id, userId));
+/**
+ * Ends every session of a user: refresh families revoked, outstanding access tokens invalidated. `db` may be the
+ * transaction of the write that causes it; the announcement still goes to the app's listeners.
+ */
+export async function endSessions(ctx: AppContext, userId: number, db: Db = ctx.db): Promise<void> {
+    const [u] = await db.select({ v: users.tokenVersion }).from(users).where(eq(users.id, userId));
     // A deleted user has no session left to end, but an open log socket must still hear of it.
     if (!u) return announce(ctx, { userId });
-    await ctx.db
+    await db
         .update(users)
         .set({ tokenVersion: u.v + 1 })
         .where(eq(users.id, userId));
-    await ctx.db
+    await db
         .update(refreshTokens)
         .set({ revokedAt: new Date() })
         .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
