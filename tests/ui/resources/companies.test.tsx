@@ -8,6 +8,8 @@ const acme = {
     id: 1,
     name: 'Acme',
     is_active: true,
+    max_concurrent_checks: 64,
+    min_interval_seconds: 1,
     created_at: '2024-03-01T10:00:00.000Z',
     updated_at: '2024-03-02T10:00:00.000Z',
 };
@@ -137,7 +139,7 @@ describe('companies', () => {
                     return {
                         status: 400,
                         body: {
-                            message: 'x',
+                            message: 'allowed_networks: 10.0.0.0/33 has a prefix longer than /32',
                             errors: { allowed_networks: '10.0.0.0/33 has a prefix longer than /32' },
                         },
                     };
@@ -153,8 +155,18 @@ describe('companies', () => {
         expect(field).toHaveValue('10.0.0.0/8');
         await user.type(field, '\n10.0.0.0/33');
         await user.click(screen.getByRole('button', { name: 'Save' }));
-        expect(await screen.findByText('Failed to update company')).toBeInTheDocument();
-        expect(saved).toEqual({ name: 'Acme', is_active: true, allowed_networks: ['10.0.0.0/8', '10.0.0.0/33'] });
+        expect(
+            await screen.findByText(
+                'Failed to update company: allowed_networks: 10.0.0.0/33 has a prefix longer than /32'
+            )
+        ).toBeInTheDocument();
+        expect(saved).toEqual({
+            name: 'Acme',
+            is_active: true,
+            allowed_networks: ['10.0.0.0/8', '10.0.0.0/33'],
+            max_concurrent_checks: 64,
+            min_interval_seconds: 1,
+        });
         await user.clear(field);
         await user.type(field, '10.0.0.0/8\n192.168.50.0/24');
         await user.click(screen.getByRole('button', { name: 'Save' }));
@@ -163,6 +175,8 @@ describe('companies', () => {
                 name: 'Acme',
                 is_active: true,
                 allowed_networks: ['10.0.0.0/8', '192.168.50.0/24'],
+                max_concurrent_checks: 64,
+                min_interval_seconds: 1,
             })
         );
         expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(2);
