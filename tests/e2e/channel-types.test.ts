@@ -14,7 +14,12 @@ beforeAll(async () => {
     hook = await startReceiver(answers.discordOk);
     server = await startConsole({ ENGINE_ENABLED: 'false' });
     const root = await api(server.url, 'admin', ADMIN_PASSWORD);
-    const company = await root('POST', '/companies', { name: 'Hooks Co', is_active: true });
+    const company = await root('POST', '/companies', {
+        name: 'Hooks Co',
+        is_active: true,
+        // The webhook receiver listens on loopback.
+        allowed_networks: ['127.0.0.0/8'],
+    });
     await root('POST', '/users', {
         username: 'hook-admin',
         is_active: true,

@@ -27,7 +27,12 @@ it('shows rank, jail budget, the unvoted proposal and the upgrade the simulator 
     timeout: 180_000,
 }, async () => {
     const call = await api(server.url, 'admin', ADMIN_PASSWORD);
-    const company = await call('POST', '/companies', { name: 'Duty Validators', is_active: true });
+    const company = await call('POST', '/companies', {
+        name: 'Duty Validators',
+        is_active: true,
+        // The simulator listens on loopback.
+        allowed_networks: ['127.0.0.0/8'],
+    });
     const cfg = await call('POST', '/configurations', {
         name: 'Hub validator',
         chain: 'cosmoshub',
