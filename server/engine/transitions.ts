@@ -1,5 +1,6 @@
 import { formatDuration } from '../../common/duration';
 import type { Verdict } from './check';
+import type { NotificationKind } from '../notify/record';
 
 /**
  * The alert state of one monitor, kept apart from its health (Grafana keeps rule health and instance state apart
@@ -57,15 +58,8 @@ export interface ChainIncident {
     network?: string;
 }
 
-export type NotificationKind =
-    | 'alert'
-    | 'reminder'
-    | 'recovery'
-    | 'flapping'
-    | 'chain-stalled'
-    | 'chain-resumed'
-    | 'upgrade-notice'
-    | 'upgrade-height';
+/** What a notification tells: one list, defined with the records the channels read (engine → notify only). */
+export type { NotificationKind };
 
 export interface Notification {
     kind: NotificationKind;
