@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml, stringify } from 'yaml';
+import { deriveKey } from '../auth/keys';
 import type { AppConfig } from '../config';
 import { ConfigError } from '../config';
 import { exportDocument, loadCompanyTree } from '../config-as-code/current';
@@ -10,6 +11,7 @@ import { openDatabase } from '../db/client';
 import type { Db } from '../db/client';
 import { companies } from '../db/schema';
 import { ApiError } from '../errors';
+import { refusedForCompany } from '../routes/fields';
 
 /** The company a command works on: the one named by --company, or the only one there is. */
 async function pickCompany(db: Db, name: string | undefined): Promise<{ id: number; name: string }> {
@@ -61,10 +63,15 @@ export async function configAsCodeCommand(config: AppConfig, command: 'export' |
         }
         const who = { companyId: company.id, actorUserId: null, username: 'the command line', ip: null };
         const dryRun = values['dry-run'];
+        const key = deriveKey(config.appSecret, 'secrets-at-rest');
+        const rules = (db: Db) => ({
+            key,
+            refused: (address: string) => refusedForCompany(config.allowPrivateTargets, db, company.id, address),
+        });
         const { plan } = dryRun
-            ? await reconcile(await loadCompanyTree(database.db, company.id), parsed.doc, null, who)
+            ? await reconcile(await loadCompanyTree(database.db, company.id), parsed.doc, null, who, rules(database.db))
             : await database.db.transaction(async (tx) =>
-                  reconcile(await loadCompanyTree(tx, company.id), parsed.doc, tx, who)
+                  reconcile(await loadCompanyTree(tx, company.id), parsed.doc, tx, who, rules(tx))
               );
         for (const item of plan.items.filter((i) => i.action !== 'unchanged'))
             console.log(

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { type AuditInput, writeAudit } from '../audit';
+import { openAddress, sealAddress } from '../auth/url-credentials';
 import type { Db } from '../db/client';
 import { configurationChannels, configurations, monitors, servers, services } from '../db/schema';
 import type { EventName } from '../events';
@@ -25,11 +26,37 @@ export interface Plan {
     items: PlanItem[];
 }
 
+/** How addresses are kept, as the API keeps them: judged against the company's networks, passwords sealed. */
+export interface AddressRules {
+    key: Uint8Array;
+    /** Why the company may not save this address (outside its allowed networks), or null. */
+    refused(address: string): Promise<string | null>;
+}
+
 interface Who {
     companyId: number;
     actorUserId: number | null;
     username: string;
     ip: string | null;
+}
+
+/** Every address the document would make the console reach, with its path. */
+function* addressesOf(doc: ConfigDocument): Generator<{ address: string; at: string }> {
+    for (const [ci, c] of doc.configurations.entries()) {
+        const at = `configurations[${ci}]`;
+        const monitorAddresses = function* (list: MonitorDoc[], parent: string) {
+            for (const [mi, m] of list.entries())
+                if (typeof m.settings.address === 'string')
+                    yield { address: m.settings.address, at: `${parent}.monitors[${mi}].settings.address` };
+        };
+        yield* monitorAddresses(c.monitors, at);
+        for (const [si, s] of c.servers.entries()) {
+            const sat = `${at}.servers[${si}]`;
+            for (const [vi, v] of s.services.entries())
+                yield { address: v.address, at: `${sat}.services[${vi}].address` };
+            yield* monitorAddresses(s.monitors, sat);
+        }
+    }
 }
 
 /** Canonical JSON (sorted keys), so settings compare by value whatever their key order. */
@@ -56,7 +83,8 @@ export async function reconcile(
     tree: CompanyTree,
     doc: ConfigDocument,
     tx: Db | null,
-    who: Who
+    who: Who,
+    rules: AddressRules
 ): Promise<{ plan: Plan; events: EventName[] }> {
     const items: PlanItem[] = [];
     const events: EventName[] = [];
@@ -68,7 +96,21 @@ export async function reconcile(
                 missing[`configurations[${ci}].channels[${li}]`] = `No notification channel is called "${name}"`;
         }
     }
-    if (Object.keys(missing).length) throw badRequest(missing, 'The document names channels that do not exist');
+    for (const { address, at } of addressesOf(doc)) {
+        const why = await rules.refused(address);
+        if (why) missing[at] = why;
+    }
+    if (Object.keys(missing).length) throw badRequest(missing, 'The document has errors; nothing was changed');
+
+    /**
+     * An address as the API stores it (password masked, the whole URL sealed beside it) and whether it is the stored
+     * one: a masked password stands for the stored password, and is refused where none is stored for that origin.
+     */
+    const keep = (submitted: string, stored: { address: string; secret: string | null } | null, at: string) => {
+        const sealed = sealAddress(rules.key, submitted, stored?.secret ?? null, at);
+        const full = (a: { address: string; secret: string | null }) => openAddress(rules.key, a.address, a.secret);
+        return { ...sealed, same: stored !== null && full(stored) === full(sealed) };
+    };
 
     const audit = async (message: string, refs: Partial<AuditInput>) => {
         if (!tx) return;
@@ -205,6 +247,11 @@ export async function reconcile(
             for (const [vi, v] of s.services.entries()) {
                 const vat = `${sat}.services[${vi}]`;
                 const old = storedServices.find((x) => x.name === v.name && !keptServices.has(x.id));
+                const address = keep(
+                    v.address,
+                    old ? { address: old.address, secret: old.addressSecret } : null,
+                    `${vat}.address`
+                );
                 if (!old) {
                     note({ action: 'create', kind: 'service', path: vat, name: v.name }, 'SERVICE_CREATED');
                     if (tx) {
@@ -212,7 +259,8 @@ export async function reconcile(
                             serverId: srv.id,
                             name: v.name,
                             type: v.type,
-                            address: v.address,
+                            address: address.address,
+                            addressSecret: address.secret,
                             isEnabled: v.is_enabled,
                         });
                         await audit(`Service "${v.name}" created`, { configuration: cfg, server: srv });
@@ -220,10 +268,13 @@ export async function reconcile(
                     continue;
                 }
                 keptServices.add(old.id);
-                const fields = changed(
-                    { type: old.type, address: old.address, is_enabled: old.isEnabled },
-                    { type: v.type, address: v.address, is_enabled: v.is_enabled }
-                );
+                const fields = [
+                    ...changed(
+                        { type: old.type, is_enabled: old.isEnabled },
+                        { type: v.type, is_enabled: v.is_enabled }
+                    ),
+                    ...(address.same ? [] : ['address']),
+                ];
                 note(
                     {
                         action: fields.length ? 'update' : 'unchanged',
@@ -237,7 +288,13 @@ export async function reconcile(
                 if (tx && fields.length) {
                     await tx
                         .update(services)
-                        .set({ type: v.type, address: v.address, isEnabled: v.is_enabled, updatedAt: new Date() })
+                        .set({
+                            type: v.type,
+                            address: address.address,
+                            addressSecret: address.secret,
+                            isEnabled: v.is_enabled,
+                            updatedAt: new Date(),
+                        })
                         .where(eq(services.id, old.id));
                     await audit(`Service "${v.name}" updated`, { configuration: cfg, server: srv });
                 }
@@ -276,7 +333,22 @@ export async function reconcile(
             for (const [mi, m] of wanted.entries()) {
                 const mat = `${parentPath}.monitors[${mi}]`;
                 const old = stored.find((x) => x.name === m.name && !kept.has(x.id));
-                const json = JSON.stringify(m.settings);
+                const target = typeof m.settings.address === 'string' ? m.settings.address : null;
+                const address =
+                    target === null
+                        ? null
+                        : keep(
+                              target,
+                              old
+                                  ? {
+                                        address: String(storedSettings(old.configurationObject).address ?? ''),
+                                        secret: old.addressSecret,
+                                    }
+                                  : null,
+                              `${mat}.settings.address`
+                          );
+                const settings = address ? { ...m.settings, address: address.address } : m.settings;
+                const json = JSON.stringify(settings);
                 if (!old) {
                     note({ action: 'create', kind: 'monitor', path: mat, name: m.name }, 'MONITOR_CREATED');
                     if (tx) {
@@ -289,6 +361,7 @@ export async function reconcile(
                                 type: m.type,
                                 isEnabled: m.is_enabled,
                                 configurationObject: json,
+                                addressSecret: address?.secret ?? null,
                             })
                             .returning({ id: monitors.id });
                         await audit(`Monitor "${m.name}" created`, {
@@ -302,8 +375,9 @@ export async function reconcile(
                 kept.add(old.id);
                 const fields = changed(
                     { type: old.type, is_enabled: old.isEnabled, settings: storedSettings(old.configurationObject) },
-                    { type: m.type, is_enabled: m.is_enabled, settings: m.settings }
+                    { type: m.type, is_enabled: m.is_enabled, settings }
                 );
+                if (address && !address.same && !fields.includes('settings')) fields.push('settings');
                 note(
                     {
                         action: fields.length ? 'update' : 'unchanged',
@@ -321,6 +395,7 @@ export async function reconcile(
                             type: m.type,
                             isEnabled: m.is_enabled,
                             configurationObject: json,
+                            addressSecret: address?.secret ?? null,
                             updatedAt: new Date(),
                         })
                         .where(eq(monitors.id, old.id));

@@ -8,7 +8,8 @@ import { reconcile } from '../config-as-code/reconcile';
 import { companies } from '../db/schema';
 import { badRequest } from '../errors';
 import { targetCompany } from '../repositories/scope';
-import { optionalRefId } from './fields';
+import type { Db } from '../db/client';
+import { optionalRefId, refusedForCompany } from './fields';
 import { eq } from 'drizzle-orm';
 
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml'];
@@ -68,12 +69,19 @@ export const configAsCodeRoutes: FastifyPluginAsyncZod = async (app) => {
             if (!parsed.ok) throw badRequest(parsed.errors, 'The document has errors; nothing was changed');
             const who = { companyId, actorUserId: req.actor.id, username: req.actor.username, ip: req.ip };
             const dryRun = req.query.dry_run !== 'false';
+            // Read through the db in use: under PGlite an open transaction holds the one connection.
+            const rules = (db: Db) => ({
+                key: app.ctx.keys.secretsAtRest,
+                refused: (address: string) =>
+                    refusedForCompany(app.ctx.config.allowPrivateTargets, db, companyId, address),
+            });
             if (dryRun) {
-                const { plan } = await reconcile(await loadCompanyTree(app.ctx.db, companyId), parsed.doc, null, who);
+                const tree = await loadCompanyTree(app.ctx.db, companyId);
+                const { plan } = await reconcile(tree, parsed.doc, null, who, rules(app.ctx.db));
                 return { dry_run: true, applied: false, ...plan };
             }
             const { plan, events } = await app.ctx.db.transaction(async (tx) =>
-                reconcile(await loadCompanyTree(tx, companyId), parsed.doc, tx, who)
+                reconcile(await loadCompanyTree(tx, companyId), parsed.doc, tx, who, rules(tx))
             );
             // After the commit, so the engine reloads committed rows; a burst of events causes one reload.
             for (const name of new Set(events)) app.ctx.events.emit({ name });

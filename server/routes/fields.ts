@@ -62,7 +62,7 @@ export function refusedTarget(value: string): string | null {
  * answers, when the egress client connects.
  */
 export async function refusedForCompany(
-    ctx: AppContext,
+    allowPrivate: boolean,
     db: Db,
     companyId: number,
     value: string
@@ -77,11 +77,7 @@ export async function refusedForCompany(
         .select({ allowedNetworks: companies.allowedNetworks })
         .from(companies)
         .where(eq(companies.id, companyId));
-    const why = refusalReason(
-        ip,
-        ctx.config.allowPrivateTargets,
-        allowedNetworks({ allowedNetworks: company?.allowedNetworks ?? [] })
-    );
+    const why = refusalReason(ip, allowPrivate, allowedNetworks({ allowedNetworks: company?.allowedNetworks ?? [] }));
     return why ? `Address refused: ${isIP(host) ? why : `${host} is ${why.replace(/^\S+ is /, '')}`}` : null;
 }
 
@@ -94,7 +90,7 @@ export async function assertTargetAllowed(
     address: unknown
 ): Promise<void> {
     if (typeof address !== 'string') return;
-    const why = await refusedForCompany(ctx, db, companyId, address);
+    const why = await refusedForCompany(ctx.config.allowPrivateTargets, db, companyId, address);
     if (why) throw badRequest({ [field]: why });
 }
 

@@ -44,7 +44,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-it('exports to a file and imports it back: a no-op, then exactly the edit', { timeout: 120_000 }, () => {
+it('exports to a file and imports it back: a no-op, then exactly the edit', { timeout: 300_000 }, () => {
     const exported = cli('export');
     expect(exported.status).toBe(0);
     const file = join(dir, 'nodes.yaml');

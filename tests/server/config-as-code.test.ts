@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { parse, stringify } from 'yaml';
 import { createWorld, type World } from './config-fixtures';
 import { auth } from './helpers';
@@ -202,6 +203,37 @@ describe('configuration as code', () => {
         expect((await importDoc('version: 1\nconfigurations: [', true)).statusCode).toBe(400);
         expect((await importDoc({ version: 2, configurations: [] }, true)).json().errors).toHaveProperty('version');
         expect((await exportDoc()).body).toBe(before);
+    });
+
+    it('keeps addresses as the API does: passwords sealed and masked, private ranges only where allowed', async () => {
+        const doc = parse((await exportDoc()).body);
+        const services = doc.configurations[0].servers[0].services;
+        services.push({ name: 'rest', type: 'rest', address: 'http://ops:hunter2@10.0.0.6:1317' });
+        const applied = await importDoc(doc, false);
+        expect(applied.statusCode).toBe(200);
+        const exported = (await exportDoc()).body;
+        expect(exported).not.toContain('hunter2');
+        expect(exported).toContain('http://ops:••••@10.0.0.6:1317');
+        const { services: table } = await import('../../server/db/schema');
+        const rows = await w.t.app.ctx.db.select().from(table);
+        const sealed = rows.find((r) => r.address.includes('10.0.0.6:1317'));
+        expect(sealed?.address).toBe('http://ops:••••@10.0.0.6:1317');
+        expect(sealed?.addressSecret).toBeTruthy();
+        expect(JSON.stringify(rows)).not.toContain('hunter2');
+        // The export, masked password and all, imports as a no-op and keeps the sealed password.
+        expect((await importDoc(exported, false)).json().summary).toMatchObject({ create: 0, update: 0, delete: 0 });
+        const [again] = await w.t.app.ctx.db
+            .select()
+            .from(table)
+            .where(eq(table.id, sealed?.id ?? -1));
+        expect(again?.addressSecret).toBe(sealed?.addressSecret);
+
+        // 192.168/16 is not among Acme's allowed networks: refused by path, nothing changed.
+        services.push({ name: 'grpc', type: 'rpc', address: 'http://192.168.1.5:26657' });
+        const refused = await importDoc(doc, true);
+        expect(refused.statusCode).toBe(400);
+        expect(Object.keys(refused.json().errors)).toEqual(['configurations[0].servers[0].services[2].address']);
+        expect((await exportDoc()).body).toBe(exported);
     });
 
     it('lets a read-only user export but not import, and asks a super admin which company', async () => {
