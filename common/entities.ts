@@ -104,6 +104,16 @@ export interface NotificationChannel {
     configuration_object: string;
     company_id: number;
     created_at: string;
+    /** Beside the spec's fields: whether messages to the channel are being delivered (from the outbox). */
+    delivery?: ChannelDelivery;
+}
+
+/** 'failing' while the last message tried was refused or given up and none was accepted since. */
+export interface ChannelDelivery {
+    status: 'ok' | 'failing';
+    last_error: string | null;
+    /** When the first message of the failing run was queued. */
+    since: string | null;
 }
 
 export interface ChannelLink {

@@ -95,6 +95,45 @@ describe('dashboard', () => {
         expect(screen.queryByText('Node is 12 blocks behind')).not.toBeInTheDocument();
     });
 
+    it("names the caller's channels whose deliveries fail, and no others", async () => {
+        const channel = {
+            id: 4,
+            name: 'Ops alerts',
+            type: 'telegram',
+            is_enabled: true,
+            configuration_object: '{}',
+            company_id: 1,
+            created_at: '2024-03-01T10:00:00.000Z',
+        };
+        const delivery = { status: 'failing', last_error: 'Unauthorized', since: '2024-05-01T09:00:00.000Z' };
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/monitors/failed': { body: [] },
+            'GET /api/monitors/warnings': { body: [] },
+            'GET /api/servers': { body: servers },
+            'GET /api/notification-channels': {
+                body: [
+                    { ...channel, delivery },
+                    { ...channel, id: 5, name: 'Switched off', is_enabled: false, delivery },
+                    { ...channel, id: 6, name: 'Working', delivery: { status: 'ok' } },
+                ],
+            },
+        });
+        renderApp('/');
+        const panel = await screen.findByRole('alert', { name: 'Failing notification channels' });
+        const since = new Date(delivery.since).toLocaleString();
+        expect(panel).toHaveTextContent(
+            `Notification channel Ops alerts: Deliveries failing since ${since}: Unauthorized`
+        );
+        expect(within(panel).getByRole('link', { name: 'Ops alerts' })).toHaveAttribute(
+            'href',
+            '/notification-channels'
+        );
+        expect(panel).not.toHaveTextContent('Switched off');
+        expect(panel).not.toHaveTextContent('Working');
+        expect(screen.getByText('No critical issues found')).toBeInTheDocument();
+    });
+
     it('shows the empty states', async () => {
         stubApi({
             'GET /api/users/me': { body: superAdmin },

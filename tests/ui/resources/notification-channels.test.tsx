@@ -46,6 +46,20 @@ describe('notification channels', () => {
         expect(screen.getByRole('button', { name: 'Delete channel Quiet' })).toBeInTheDocument();
     });
 
+    it("says on its card that a channel's deliveries fail, with the reason, beside Active", async () => {
+        const refused = {
+            ...alerts,
+            delivery: { status: 'failing', last_error: 'Unauthorized', since: '2024-03-02T08:00:00.000Z' },
+        };
+        const fine = { ...quiet, id: 3, name: 'Fine', is_enabled: true, delivery: { status: 'ok' } };
+        stubApi({ 'GET /api/users/me': { body: admin }, 'GET /api/notification-channels': { body: [refused, fine] } });
+        renderApp('/notification-channels');
+        const since = new Date(refused.delivery.since).toLocaleString();
+        expect(await screen.findByText(`Deliveries failing since ${since}: Unauthorized`)).toBeInTheDocument();
+        expect(screen.getAllByText('Active')).toHaveLength(2);
+        expect(screen.getAllByText(/Deliveries failing/)).toHaveLength(1);
+    });
+
     it('logs a failed fetch and shows the empty state, without a toast', async () => {
         const log = vi.spyOn(console, 'error').mockImplementation(() => {});
         stubApi({
