@@ -15,6 +15,7 @@ import {
     type MonitorBody,
     updateMonitor,
 } from '../repositories/monitors';
+import { withWarnings } from '../services/monitor-warnings';
 import { assertTargetAllowed, enabledFlag, nameField, optionalRefId, refId } from './fields';
 import { type Change, mutate, sentence } from './mutate';
 import { idParams, readOnlyFields } from './schemas';
@@ -122,16 +123,21 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
             await assertTargetAllowed(app.ctx, tx, w.companyId, 'address', settingsAddress(w.monitor));
             return { result: w.monitor, change: change(req, w.monitor, w.companyId, 'MONITOR_CREATED', 'created') };
         });
-        return reply.status(201).send(created);
+        return reply.status(201).send(withWarnings(created));
     });
     app.put('/api/monitors/:id', { ...writer, schema: { params: idParams, body: monitorBody } }, async (req) =>
-        mutate(app, req, async (tx) => {
-            await getMonitor(tx, scope(req), req.params.id);
-            const body = sealSettings(key, fields(req.body), await monitorSecret(tx, req.params.id));
-            const w = await updateMonitor(tx, scope(req), req.params.id, body);
-            await assertTargetAllowed(app.ctx, tx, w.companyId, 'address', settingsAddress(w.monitor));
-            return { result: w.monitor, change: change(req, w.monitor, w.companyId, 'MONITOR_UPDATED', 'updated') };
-        })
+        withWarnings(
+            await mutate(app, req, async (tx) => {
+                await getMonitor(tx, scope(req), req.params.id);
+                const body = sealSettings(key, fields(req.body), await monitorSecret(tx, req.params.id));
+                const w = await updateMonitor(tx, scope(req), req.params.id, body);
+                await assertTargetAllowed(app.ctx, tx, w.companyId, 'address', settingsAddress(w.monitor));
+                return {
+                    result: w.monitor,
+                    change: change(req, w.monitor, w.companyId, 'MONITOR_UPDATED', 'updated'),
+                };
+            })
+        )
     );
     app.delete('/api/monitors/:id', { ...writer, schema: { params: idParams } }, async (req) =>
         mutate(app, req, async (tx) => {
