@@ -83,6 +83,17 @@ export interface Monitor {
     status: boolean;
     last_error: string | null;
     last_check: string | null;
+    /** On the failed-monitors answer, beside the spec's fields: the chain halt this monitor's alert is part of. */
+    chain_halt?: ChainHaltRef;
+}
+
+/** One chain halt as the engine groups it: every monitor of the halt carries the same id. */
+export interface ChainHaltRef {
+    id: string;
+    /** The height the chain stands at. */
+    height: number;
+    /** When the chain last advanced. */
+    since: string;
 }
 
 export interface ServerMetrics {

@@ -15,6 +15,7 @@ import {
     type MonitorBody,
     updateMonitor,
 } from '../repositories/monitors';
+import { chainHaltsOf } from '../repositories/chain-halts';
 import { withWarnings } from '../services/monitor-warnings';
 import { assertTargetAllowed, enabledFlag, nameField, optionalRefId, refId } from './fields';
 import { type Change, mutate, sentence } from './mutate';
@@ -107,9 +108,18 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
     const scope = (req: FastifyRequest) => companyScope(req.actor);
     const writer = { onRequest: requireWriter };
 
-    app.get('/api/monitors/failed', { config: { cacheAnswer: true } }, async (req) =>
-        listByHealth(db, scope(req), 'failed')
-    );
+    // A chain halt fails every node of the chain: `chain_halt` lets a reader show those rows as the one fact.
+    app.get('/api/monitors/failed', { config: { cacheAnswer: true } }, async (req) => {
+        const failed = await listByHealth(db, scope(req), 'failed');
+        const halts = await chainHaltsOf(
+            db,
+            failed.map((m) => m.id)
+        );
+        return failed.map((m) => {
+            const halt = halts.get(m.id);
+            return halt ? { ...m, chain_halt: halt } : m;
+        });
+    });
     app.get('/api/monitors/warnings', { config: { cacheAnswer: true } }, async (req) =>
         listByHealth(db, scope(req), 'warnings')
     );

@@ -95,6 +95,36 @@ describe('dashboard', () => {
         expect(screen.queryByText('Node is 12 blocks behind')).not.toBeInTheDocument();
     });
 
+    it('labels the rows of one chain halt as that halt, above them, and leaves other rows as they are', async () => {
+        const halt = { id: 'h1', height: 1200, since: '2024-05-01T09:55:00.000Z' };
+        const node = (id: number, server: string) => ({
+            ...failing,
+            id,
+            name: `height ${server}`,
+            server: { id, name: server, address: `http://10.0.0.${id}` },
+            last_error: 'No new block after height 1200',
+            chain_halt: halt,
+        });
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            // The halt's rows apart in the answer: the table brings them together.
+            'GET /api/monitors/failed': { body: [node(11, 'node-a'), failing, node(12, 'node-b')] },
+            'GET /api/monitors/warnings': { body: [] },
+            'GET /api/servers': { body: servers },
+        });
+        renderApp('/');
+        const label = `Chain halt: Cosmos Hub stands at height 1200 since ${new Date(halt.since).toLocaleString()} (2 nodes)`;
+        const haltRow = await screen.findByRole('row', { name: label });
+        expect(within(haltRow).getByText('Chain halt')).toBeInTheDocument();
+        const rows = screen.getAllByRole('row').slice(1);
+        expect(rows.map((r) => r.getAttribute('aria-label') ?? within(r).getAllByRole('link')[1]?.textContent)).toEqual(
+            [label, 'height node-a', 'height node-b', 'Block height']
+        );
+        // The spec's row content stays: Error chip and message on each node row.
+        expect(within(rows[1] as HTMLElement).getByText('Error')).toBeInTheDocument();
+        expect(screen.getAllByRole('row', { name: /^Chain halt/ })).toHaveLength(1);
+    });
+
     it("names the caller's channels whose deliveries fail, and no others", async () => {
         const channel = {
             id: 4,
