@@ -83,6 +83,17 @@ export interface Monitor {
     status: boolean;
     last_error: string | null;
     last_check: string | null;
+    /** On the failed-monitors answer, beside the spec's fields: the chain halt this monitor's alert is part of. */
+    chain_halt?: ChainHaltRef;
+}
+
+/** One chain halt as the engine groups it: every monitor of the halt carries the same id. */
+export interface ChainHaltRef {
+    id: string;
+    /** The height the chain stands at. */
+    height: number;
+    /** When the chain last advanced. */
+    since: string;
 }
 
 export interface ServerMetrics {
@@ -104,6 +115,16 @@ export interface NotificationChannel {
     configuration_object: string;
     company_id: number;
     created_at: string;
+    /** Beside the spec's fields: whether messages to the channel are being delivered (from the outbox). */
+    delivery?: ChannelDelivery;
+}
+
+/** 'failing' while the last message tried was refused or given up and none was accepted since. */
+export interface ChannelDelivery {
+    status: 'ok' | 'failing';
+    last_error: string | null;
+    /** When the first message of the failing run was queued. */
+    since: string | null;
 }
 
 export interface ChannelLink {

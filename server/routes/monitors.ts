@@ -15,6 +15,8 @@ import {
     type MonitorBody,
     updateMonitor,
 } from '../repositories/monitors';
+import { chainHaltsOf } from '../repositories/chain-halts';
+import { withWarnings } from '../services/monitor-warnings';
 import { assertTargetAllowed, enabledFlag, nameField, optionalRefId, refId } from './fields';
 import { type Change, mutate, sentence } from './mutate';
 import { idParams, readOnlyFields } from './schemas';
@@ -106,9 +108,18 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
     const scope = (req: FastifyRequest) => companyScope(req.actor);
     const writer = { onRequest: requireWriter };
 
-    app.get('/api/monitors/failed', { config: { cacheAnswer: true } }, async (req) =>
-        listByHealth(db, scope(req), 'failed')
-    );
+    // A chain halt fails every node of the chain: `chain_halt` lets a reader show those rows as the one fact.
+    app.get('/api/monitors/failed', { config: { cacheAnswer: true } }, async (req) => {
+        const failed = await listByHealth(db, scope(req), 'failed');
+        const halts = await chainHaltsOf(
+            db,
+            failed.map((m) => m.id)
+        );
+        return failed.map((m) => {
+            const halt = halts.get(m.id);
+            return halt ? { ...m, chain_halt: halt } : m;
+        });
+    });
     app.get('/api/monitors/warnings', { config: { cacheAnswer: true } }, async (req) =>
         listByHealth(db, scope(req), 'warnings')
     );
@@ -122,16 +133,21 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
             await assertTargetAllowed(app.ctx, tx, w.companyId, 'address', settingsAddress(w.monitor));
             return { result: w.monitor, change: change(req, w.monitor, w.companyId, 'MONITOR_CREATED', 'created') };
         });
-        return reply.status(201).send(created);
+        return reply.status(201).send(withWarnings(created));
     });
     app.put('/api/monitors/:id', { ...writer, schema: { params: idParams, body: monitorBody } }, async (req) =>
-        mutate(app, req, async (tx) => {
-            await getMonitor(tx, scope(req), req.params.id);
-            const body = sealSettings(key, fields(req.body), await monitorSecret(tx, req.params.id));
-            const w = await updateMonitor(tx, scope(req), req.params.id, body);
-            await assertTargetAllowed(app.ctx, tx, w.companyId, 'address', settingsAddress(w.monitor));
-            return { result: w.monitor, change: change(req, w.monitor, w.companyId, 'MONITOR_UPDATED', 'updated') };
-        })
+        withWarnings(
+            await mutate(app, req, async (tx) => {
+                await getMonitor(tx, scope(req), req.params.id);
+                const body = sealSettings(key, fields(req.body), await monitorSecret(tx, req.params.id));
+                const w = await updateMonitor(tx, scope(req), req.params.id, body);
+                await assertTargetAllowed(app.ctx, tx, w.companyId, 'address', settingsAddress(w.monitor));
+                return {
+                    result: w.monitor,
+                    change: change(req, w.monitor, w.companyId, 'MONITOR_UPDATED', 'updated'),
+                };
+            })
+        )
     );
     app.delete('/api/monitors/:id', { ...writer, schema: { params: idParams } }, async (req) =>
         mutate(app, req, async (tx) => {

@@ -16,6 +16,7 @@ import {
     toChannel,
     updateChannel,
 } from '../repositories/notification-channels';
+import { channelDeliveries } from '../repositories/channel-delivery';
 import { targetCompany } from '../repositories/scope';
 import { testChannel } from '../services/channel-test';
 import { enabledFlag, nameField, optionalRefId } from './fields';
@@ -106,11 +107,17 @@ export const notificationChannelRoutes: FastifyPluginAsyncZod = async (app) => {
             created_at: (c) => c.created_at,
         });
         if (page.contentRange) reply.header('Content-Range', page.contentRange);
-        return page.rows;
+        const delivery = await channelDeliveries(
+            db,
+            page.rows.map((c) => c.id)
+        );
+        return page.rows.map((c) => ({ ...c, delivery: delivery.get(c.id) }));
     });
-    app.get('/api/notification-channels/:id', { schema: { params: idParams } }, async (req) =>
-        toChannel(key, await findChannel(db, scope(req), req.params.id))
-    );
+    app.get('/api/notification-channels/:id', { schema: { params: idParams } }, async (req) => {
+        const row = await findChannel(db, scope(req), req.params.id);
+        const delivery = await channelDeliveries(db, [row.id]);
+        return { ...toChannel(key, row), delivery: delivery.get(row.id) };
+    });
     app.post('/api/notification-channels', { ...writer, schema: { body: channelBody } }, async (req, reply) => {
         const companyId = await targetCompany(db, req.actor, req.body.company_id);
         const row = await mutate(app, req, async (tx) => {

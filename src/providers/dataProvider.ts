@@ -202,6 +202,15 @@ export interface AuditPageParams {
     /** 0-based index of the last entry (inclusive). */
     end: number;
     monitorId?: Identifier;
+    /** Parts of the configuration, server and monitor names and of the message (the audit page's filters). */
+    text?: AuditTextFilter;
+}
+
+export interface AuditTextFilter {
+    configuration?: string;
+    server?: string;
+    monitor?: string;
+    q?: string;
 }
 
 /** Calls that are not CRUD on one resource; components reach them through `useNodeMonitorDataProvider()`. */
@@ -398,9 +407,12 @@ export const dataProvider: NodeMonitorDataProvider = {
             })
         ).json,
     getLatestAudit: () => getArray<AuditEntry>('/audit/latest'),
-    getAuditPage: async ({ start, end, monitorId }) => {
+    getAuditPage: async ({ start, end, monitorId, text }) => {
         const query: Record<string, string> = { range: JSON.stringify([start, end]) };
-        if (monitorId !== undefined) query.filter = JSON.stringify({ monitor_id: Number(monitorId) });
+        const filter: Record<string, string | number> = {};
+        for (const [key, value] of Object.entries(text ?? {})) if (value?.trim()) filter[key] = value.trim();
+        if (monitorId !== undefined) filter.monitor_id = Number(monitorId);
+        if (Object.keys(filter).length) query.filter = JSON.stringify(filter);
         const response = await authRequest('/audit/latest', { query });
         const data = listRecords<AuditEntry>(response.json);
         return { data, total: totalFromContentRange(response.headers.get('Content-Range')) ?? start + data.length };

@@ -58,6 +58,28 @@ describe('GET /api/audit/latest', () => {
         expect(page.json()).toHaveLength(2);
     });
 
+    it('filters by configuration, server and monitor names and by text, case-insensitively, within the company', async () => {
+        const messages = async (filter: object, user = 'acme-user') =>
+            (await get(user, `/api/audit/latest?filter=${encodeURIComponent(JSON.stringify(filter))}`))
+                .json()
+                .map((e: { message: string }) => e.message);
+        expect(await messages({ configuration: 'hub' })).toEqual(['acme first']);
+        expect(await messages({ server: 'VAL' })).toEqual(['acme monitor']);
+        expect(await messages({ monitor: 'block' })).toEqual(['acme monitor']);
+        expect(await messages({ q: 'LAST' })).toEqual(['acme last']);
+        expect(await messages({ q: 'acme', server: 'val' })).toEqual(['acme monitor']);
+        // Another company's entries stay out, whatever the text.
+        expect(await messages({ q: 'secret' })).toEqual([]);
+        // A typed wildcard is taken literally.
+        expect(await messages({ q: '%' })).toEqual([]);
+        const long = await get(
+            'acme-user',
+            `/api/audit/latest?filter=${encodeURIComponent(JSON.stringify({ q: 'x'.repeat(201) }))}`
+        );
+        expect(long.statusCode).toBe(400);
+        expect(long.json().errors.q).toBe('q must be a text of at most 200 characters');
+    });
+
     it('shows a super admin every company', async () => {
         const res = await get('admin', '/api/audit/latest', 'admin-password-1');
         expect(res.body).toContain('globex secret');

@@ -165,6 +165,46 @@ describe('monitor validation', () => {
         expect((await disk(-1)).json().errors.threshold).toBe('Threshold (%) must be at least 0');
     });
 
+    it('saves a price feeder monitor on a chain with no known oracle path, with a warning in the answer', async () => {
+        const price = (configuration_id: number, settings: object = {}) => ({
+            ...base(),
+            configuration_id,
+            name: 'oracle',
+            type: 'priceFeederMissCount',
+            configuration_object: JSON.stringify({ valoper_address: VALOPER, ...settings }),
+        });
+        // cosmoshub has no oracle module.
+        const res = await post(price(cfg));
+        expect(res.statusCode, res.body).toBe(201);
+        expect(res.json().warnings).toEqual([
+            expect.stringContaining('No oracle miss-counter path is known for chain cosmoshub'),
+        ]);
+        expect(res.json().warnings[0]).toContain('set oracle_path');
+        // Saved all the same, and a read carries no warning (it is said at save).
+        const id = res.json().id;
+        expect((await w.call('GET', `/api/monitors/${id}`, w.admin.access)).json().warnings).toBeUndefined();
+        // Setting the path on edit answers without one.
+        const fixed = await w.call('PUT', `/api/monitors/${id}`, w.admin.access, {
+            ...price(cfg, { oracle_path: '/my/oracle/{valoper}/miss' }),
+        });
+        expect(fixed.statusCode).toBe(200);
+        expect(fixed.json()).not.toHaveProperty('warnings');
+        const edited = await w.call('PUT', `/api/monitors/${id}`, w.admin.access, price(cfg));
+        expect(edited.json().warnings).toHaveLength(1);
+        // A chain with a known path, and other monitor types, answer without warnings.
+        const umee = await w.configuration(w.admin.access, { name: 'Umee', chain: 'umee' });
+        const umeeServer = await w.server(w.admin.access, umee, { name: 'umee-val', address: 'http://10.0.0.9' });
+        const onUmee = await post({
+            ...price(umee, { valoper_address: 'umeevaloper1qurswpc8qurswpc8qurswpc8qurswpc8ppa24e' }),
+            server_id: umeeServer,
+        });
+        expect(onUmee.statusCode, onUmee.body).toBe(201);
+        expect(onUmee.json()).not.toHaveProperty('warnings');
+        const block = await post(base());
+        expect(block.statusCode).toBe(201);
+        expect(block.json()).not.toHaveProperty('warnings');
+    });
+
     it('refuses a server of another configuration', async () => {
         const other = await w.configuration(w.admin.access, { name: 'Other' });
         const res = await post({ ...base(), configuration_id: other });

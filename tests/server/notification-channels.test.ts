@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { notificationChannels } from '../../server/db/schema';
+import { notificationChannels, outbox } from '../../server/db/schema';
+import { OutboxDispatcher } from '../../server/notify/outbox';
 import { createWorld, type World } from './config-fixtures';
 import { login, seedUser } from './helpers';
 
@@ -177,6 +178,62 @@ describe('notification channels CRUD', () => {
         const none = await w.call('POST', '/api/notification-channels', w.root.access, body());
         expect(none.statusCode).toBe(400);
         expect(none.json().errors.company_id).toBe('Please select a company');
+    });
+});
+
+describe('notification channel delivery state', () => {
+    /** Queues one alert to the channel and runs one delivery pass, as the outbox worker does. */
+    async function deliverOne(channelId: number, text: string) {
+        await w.t.app.ctx.db.insert(outbox).values({ channelId, kind: 'alert', text });
+        await new OutboxDispatcher(w.t.app.ctx, w.t.app.log).deliverDue();
+    }
+    const cfg = (token: string) => JSON.stringify({ bot_token: token, chat_id: '-1009' });
+
+    it('says a channel whose messages Telegram refuses is failing, with the reason, until one is accepted', async () => {
+        const bad = (
+            await w.call(
+                'POST',
+                '/api/notification-channels',
+                w.admin.access,
+                body({ name: 'revoked bot', configuration_object: cfg(BAD_TOKEN) })
+            )
+        ).json();
+        const good = (
+            await w.call('POST', '/api/notification-channels', w.admin.access, body({ name: 'working bot' }))
+        ).json();
+        expect((await w.call('GET', `/api/notification-channels/${bad.id}`, w.admin.access)).json().delivery).toEqual({
+            status: 'ok',
+            last_error: null,
+            since: null,
+        });
+        await deliverOne(bad.id, 'node down');
+        await deliverOne(good.id, 'node down');
+
+        const list = (await w.call('GET', '/api/notification-channels', w.admin.access)).json() as {
+            id: number;
+            delivery: { status: string; last_error: string | null; since: string | null };
+        }[];
+        const failing = list.find((c) => c.id === bad.id)?.delivery;
+        expect(failing?.status).toBe('failing');
+        expect(failing?.last_error).toContain('Unauthorized');
+        expect(failing?.last_error).not.toContain('AAHrevoked');
+        expect(typeof failing?.since).toBe('string');
+        expect(list.find((c) => c.id === good.id)?.delivery.status).toBe('ok');
+        // Another company never sees the channel, nor its delivery state.
+        const foreign = await w.call('GET', `/api/notification-channels/${bad.id}`, w.other.access);
+        expect(foreign.statusCode).toBe(404);
+
+        // The operator fixes the token: the waiting message goes through on its retry and the channel is ok again.
+        await w.call(
+            'PUT',
+            `/api/notification-channels/${bad.id}`,
+            w.admin.access,
+            body({ name: 'revoked bot', configuration_object: cfg(TOKEN) })
+        );
+        await w.t.app.ctx.db.update(outbox).set({ nextAttemptAt: new Date() }).where(eq(outbox.channelId, bad.id));
+        await new OutboxDispatcher(w.t.app.ctx, w.t.app.log).deliverDue();
+        const after = (await w.call('GET', `/api/notification-channels/${bad.id}`, w.admin.access)).json();
+        expect(after.delivery.status).toBe('ok');
     });
 });
 

@@ -18,7 +18,7 @@ import type { Identifier } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 
 import type { AuditEntry } from '../../../common/entities';
-import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
+import { type AuditTextFilter, useNodeMonitorDataProvider } from '../../providers/dataProvider';
 import { REFRESH_MS } from '../network-status/metricsQuery';
 import { formatDateTime } from '../ui/format';
 
@@ -39,7 +39,7 @@ const AuditObject = ({ entry }: { entry: AuditEntry }) => {
     ].filter((object) => !!object);
     if (objects.length === 0) return <>N/A</>;
     return (
-        <Stack spacing={0.25}>
+        <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
             {objects.map((object) => (
                 <Typography key={object.kind} variant="body2">
                     <Typography component="span" variant="caption" color="text.secondary">
@@ -57,20 +57,31 @@ const AuditObject = ({ entry }: { entry: AuditEntry }) => {
 export interface AuditTableProps {
     /** Narrows the list to one monitor's history. */
     monitorId?: Identifier;
+    /** The audit page's filters. */
+    text?: AuditTextFilter;
     emptyText?: string;
 }
 
 /** Audit entries of the caller's company, newest first; a failed fetch fails quietly (spec §8) as an empty list. */
-export const AuditTable = ({ monitorId, emptyText = 'No audit entries found' }: AuditTableProps) => {
+export const AuditTable = ({ monitorId, text, emptyText = 'No audit entries found' }: AuditTableProps) => {
     const dataProvider = useNodeMonitorDataProvider();
     const [page, setPage] = useState(0);
+    // A changed filter starts again at the first page.
+    const filterKey = JSON.stringify(text ?? {});
+    const [seenFilter, setSeenFilter] = useState(filterKey);
+    if (seenFilter !== filterKey) {
+        setSeenFilter(filterKey);
+        setPage(0);
+    }
     const [perPage, setPerPage] = useState(25);
     const start = page * perPage;
     const end = Math.min(start + perPage, AUDIT_LIMIT) - 1;
     const { data, isPending } = useQuery({
-        queryKey: ['nodeMonitor', 'audit', monitorId ?? null, start, end],
+        queryKey: ['nodeMonitor', 'audit', monitorId ?? null, filterKey, start, end],
         queryFn: () =>
-            dataProvider.getAuditPage({ start, end, monitorId }).catch(() => ({ data: [] as AuditEntry[], total: 0 })),
+            dataProvider
+                .getAuditPage({ start, end, monitorId, text })
+                .catch(() => ({ data: [] as AuditEntry[], total: 0 })),
         placeholderData: keepPreviousData,
         // Only the first page follows new entries; a later page would shift under the reader.
         refetchInterval: page === 0 ? REFRESH_MS : false,
@@ -91,7 +102,7 @@ export const AuditTable = ({ monitorId, emptyText = 'No audit entries found' }: 
                 </TableHead>
                 <TableBody>
                     {entries.map((entry) => (
-                        <TableRow key={entry.id}>
+                        <TableRow key={entry.id} sx={{ '& td': { py: 0.5 } }}>
                             <TableCell sx={{ minWidth: 200 }}>
                                 <AuditObject entry={entry} />
                             </TableCell>

@@ -7,6 +7,8 @@ import { useState } from 'react';
 import { Title, usePermissions } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 
+import type { NotificationChannel } from '../../../common/entities';
+import { deliveryFailure } from '../../resources/notification-channels/NotificationChannelCard';
 import { LoadingScreen } from '../layout/LoadingScreen';
 import { DatabaseBanner } from './DatabaseBanner';
 import { MonitorIssuesTable } from './MonitorIssuesTable';
@@ -15,7 +17,8 @@ import { useDashboardData } from './useDashboardData';
 
 /** /: the four stat cards and the System Monitoring panel (spec §2, counts §4), refreshed every 30 s. */
 export const Dashboard = () => {
-    const { isPending, critical, warnings, counts, storage, metricsPending, serverCount } = useDashboardData();
+    const { isPending, critical, warnings, counts, storage, metricsPending, serverCount, failingChannels } =
+        useDashboardData();
     const [tab, setTab] = useState<'critical' | 'warnings'>('critical');
 
     return (
@@ -23,6 +26,7 @@ export const Dashboard = () => {
             <Title title="Dashboard" />
             <DatabaseBanner />
             {!isPending && serverCount === 0 && <FirstRunHint />}
+            <FailingChannels channels={failingChannels} />
             <Grid container spacing={2} sx={{ mb: 3 }}>
                 <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
                     <StatCard
@@ -86,6 +90,22 @@ export const Dashboard = () => {
         </Box>
     );
 };
+
+/** Alerts that cannot reach anyone are the failure an operator must hear about first. */
+const FailingChannels = ({ channels }: { channels: NotificationChannel[] }) =>
+    channels.length === 0 ? null : (
+        <Alert severity="error" sx={{ mb: 2 }} aria-label="Failing notification channels">
+            {channels.map((c) => (
+                <Box key={c.id}>
+                    Notification channel{' '}
+                    <Link component={RouterLink} to="/notification-channels">
+                        {c.name}
+                    </Link>
+                    : {deliveryFailure(c)}
+                </Box>
+            ))}
+        </Alert>
+    );
 
 /**
  * An empty install otherwise reads "All systems are running smoothly" while nothing is watched: say so, and lead

@@ -14,6 +14,7 @@ import {
     Tooltip,
     Typography,
 } from '@mui/material';
+import { Fragment } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 
 import { monitorHealth } from '../../../common/health';
@@ -31,6 +32,44 @@ const HEALTH_CHIP = {
     warning: { label: 'Warning', color: 'warning' },
     healthy: { label: 'Healthy', color: 'success' },
 } as const;
+
+/**
+ * The rows in groups: the monitors of one chain halt together (at the place of the first of them), each other
+ * monitor a group of its own.
+ */
+function groupByHalt(monitors: Monitor[]): Monitor[][] {
+    const groups: Monitor[][] = [];
+    const halts = new Map<string, Monitor[]>();
+    for (const monitor of monitors) {
+        const id = monitor.chain_halt?.id;
+        const group = id ? halts.get(id) : undefined;
+        if (group) group.push(monitor);
+        else {
+            const created = [monitor];
+            groups.push(created);
+            if (id) halts.set(id, created);
+        }
+    }
+    return groups;
+}
+
+const COLUMNS = 7;
+
+/** One line over the rows of a chain halt: they are one fact (the chain stopped), not separate node failures. */
+const ChainHaltRow = ({ monitors }: { monitors: Monitor[] }) => {
+    const first = monitors[0];
+    const halt = first?.chain_halt;
+    if (!halt) return null;
+    const label = `Chain halt: ${first.configuration?.name ?? 'the chain'} stands at height ${halt.height} since ${formatDateTime(halt.since)} (${monitors.length} ${monitors.length === 1 ? 'node' : 'nodes'})`;
+    return (
+        <TableRow aria-label={label} sx={{ bgcolor: 'action.hover' }}>
+            <TableCell colSpan={COLUMNS}>
+                <Chip size="small" color="error" variant="outlined" label="Chain halt" sx={{ mr: 1 }} />
+                {label}
+            </TableCell>
+        </TableRow>
+    );
+};
 
 /** A tab of the System Monitoring panel: failing or warning monitors, each with a way to its server. */
 export const MonitorIssuesTable = ({ monitors, emptyText }: MonitorIssuesTableProps) => {
@@ -58,51 +97,60 @@ export const MonitorIssuesTable = ({ monitors, emptyText }: MonitorIssuesTablePr
                     </TableRow>
                 </TableHead>
                 <TableBody>
-                    {monitors.map((monitor) => {
-                        const chip = HEALTH_CHIP[monitorHealth(monitor)];
-                        return (
-                            <TableRow key={monitor.id}>
-                                <TableCell>
-                                    <Chip size="small" label={chip.label} color={chip.color} />
-                                </TableCell>
-                                <TableCell>
-                                    {monitor.configuration ? (
-                                        <Link component={RouterLink} to={`/configurations/${monitor.configuration.id}`}>
-                                            {monitor.configuration.name}
-                                        </Link>
-                                    ) : (
-                                        'N/A'
-                                    )}
-                                </TableCell>
-                                <TableCell>
-                                    <Link component={RouterLink} to={`/monitor/${monitor.id}`}>
-                                        {monitor.name}
-                                    </Link>
-                                </TableCell>
-                                <TableCell>{monitor.server?.name ?? 'N/A'}</TableCell>
-                                <TableCell sx={{ maxWidth: 360, overflowWrap: 'anywhere' }}>
-                                    {monitor.last_error || 'No error message'}
-                                </TableCell>
-                                <TableCell>{formatDateTime(monitor.last_check)}</TableCell>
-                                <TableCell align="right">
-                                    {monitor.server ? (
-                                        <Tooltip title="View server">
-                                            <IconButton
-                                                component={RouterLink}
-                                                to={`/servers/${monitor.server.id}`}
-                                                aria-label={`View server ${monitor.server.name}`}
-                                                size="small"
-                                            >
-                                                <VisibilityIcon fontSize="small" />
-                                            </IconButton>
-                                        </Tooltip>
-                                    ) : null}
-                                </TableCell>
-                            </TableRow>
-                        );
-                    })}
+                    {groupByHalt(monitors).map((group) => (
+                        <Fragment key={group[0]?.chain_halt?.id ?? group[0]?.id}>
+                            {group[0]?.chain_halt && <ChainHaltRow monitors={group} />}
+                            {group.map((monitor) => (
+                                <IssueRow key={monitor.id} monitor={monitor} />
+                            ))}
+                        </Fragment>
+                    ))}
                 </TableBody>
             </Table>
         </TableContainer>
+    );
+};
+
+const IssueRow = ({ monitor }: { monitor: Monitor }) => {
+    const chip = HEALTH_CHIP[monitorHealth(monitor)];
+    return (
+        <TableRow key={monitor.id}>
+            <TableCell>
+                <Chip size="small" label={chip.label} color={chip.color} />
+            </TableCell>
+            <TableCell>
+                {monitor.configuration ? (
+                    <Link component={RouterLink} to={`/configurations/${monitor.configuration.id}`}>
+                        {monitor.configuration.name}
+                    </Link>
+                ) : (
+                    'N/A'
+                )}
+            </TableCell>
+            <TableCell>
+                <Link component={RouterLink} to={`/monitor/${monitor.id}`}>
+                    {monitor.name}
+                </Link>
+            </TableCell>
+            <TableCell>{monitor.server?.name ?? 'N/A'}</TableCell>
+            <TableCell sx={{ maxWidth: 360, overflowWrap: 'anywhere' }}>
+                {monitor.last_error || 'No error message'}
+            </TableCell>
+            <TableCell>{formatDateTime(monitor.last_check)}</TableCell>
+            <TableCell align="right">
+                {monitor.server ? (
+                    <Tooltip title="View server">
+                        <IconButton
+                            component={RouterLink}
+                            to={`/servers/${monitor.server.id}`}
+                            aria-label={`View server ${monitor.server.name}`}
+                            size="small"
+                        >
+                            <VisibilityIcon fontSize="small" />
+                        </IconButton>
+                    </Tooltip>
+                ) : null}
+            </TableCell>
+        </TableRow>
     );
 };

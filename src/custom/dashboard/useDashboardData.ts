@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 
-import type { Monitor, Server } from '../../../common/entities';
+import type { Monitor, NotificationChannel, Server } from '../../../common/entities';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 import { REFRESH_MS } from '../network-status/metricsQuery';
 
@@ -57,6 +57,23 @@ export function useDashboardData() {
         },
         ...common,
     });
+    // The caller's channels (the server scopes them), for the ones whose deliveries fail.
+    const channels = useQuery({
+        queryKey: ['nodeMonitor', 'dashboard', 'channels'],
+        queryFn: () =>
+            orEmpty<NotificationChannel>(
+                'notification channels',
+                async () =>
+                    (
+                        await dataProvider.getList<NotificationChannel>('notification-channels', {
+                            pagination: { page: 1, perPage: 10_000 },
+                            sort: { field: 'id', order: 'ASC' },
+                            filter: {},
+                        })
+                    ).data
+            ),
+        ...common,
+    });
     const serverList = servers.data ?? [];
 
     const critical = failed.data ?? [];
@@ -77,5 +94,6 @@ export function useDashboardData() {
         },
         metricsPending: storage.isPending,
         serverCount: serverList.length,
+        failingChannels: (channels.data ?? []).filter((c) => c.is_enabled && c.delivery?.status === 'failing'),
     };
 }

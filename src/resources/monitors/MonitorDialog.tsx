@@ -58,16 +58,19 @@ export function MonitorDialog({
         }
         const data = toMonitorBody({ ...values, type }, configurationId);
         try {
-            if (record) {
-                await update(
-                    'monitors',
-                    { id: record.id, data, previousData: record },
-                    { mutationMode: 'pessimistic', returnPromise: true }
-                );
-            } else {
-                await create('monitors', { data }, { returnPromise: true });
-            }
+            const saved = record
+                ? await update(
+                      'monitors',
+                      { id: record.id, data, previousData: record },
+                      { mutationMode: 'pessimistic', returnPromise: true }
+                  )
+                : await create('monitors', { data }, { returnPromise: true });
             notify(editing ? 'Updated monitor successfully' : 'Added monitor successfully', { type: 'success' });
+            // Saved, but the server sees it cannot work as set (e.g. no oracle path for the chain): say so now.
+            const warnings: unknown = (saved as { warnings?: unknown } | undefined)?.warnings;
+            if (Array.isArray(warnings)) {
+                for (const warning of warnings) if (typeof warning === 'string') notify(warning, { type: 'warning' });
+            }
             onClose(true);
         } catch (error) {
             notify(withServerMessage(editing ? 'Failed to update monitor' : 'Failed to add monitor', error), {

@@ -1,10 +1,21 @@
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
-import { Box, Card, CardActions, CardContent, Chip, IconButton, Stack, Tooltip, Typography } from '@mui/material';
+import {
+    Alert,
+    Box,
+    Card,
+    CardActions,
+    CardContent,
+    Chip,
+    IconButton,
+    Stack,
+    Tooltip,
+    Typography,
+} from '@mui/material';
 
 import type { NotificationChannel } from '../../../common/entities';
 import { ActiveChip } from '../../custom/ui/ActiveChip';
-import { formatDate } from '../../custom/ui/format';
+import { formatDate, formatDateTime } from '../../custom/ui/format';
 
 export interface NotificationChannelCardProps {
     channel: NotificationChannel;
@@ -12,6 +23,12 @@ export interface NotificationChannelCardProps {
     onEdit?: (channel: NotificationChannel) => void;
     /** Absent for read-only users: no delete button. */
     onDelete?: (channel: NotificationChannel) => void;
+}
+
+/** Why the channel's messages are not arriving, and since when (its Active chip only says it is switched on). */
+export function deliveryFailure(channel: NotificationChannel): string {
+    const since = channel.delivery?.since ? ` since ${formatDateTime(channel.delivery.since)}` : '';
+    return `Deliveries failing${since}: ${channel.delivery?.last_error ?? 'unknown error'}`;
 }
 
 /** One channel in the grid: name, type chip, Active/Inactive, created date, edit and delete. */
@@ -30,6 +47,11 @@ export const NotificationChannelCard = ({ channel, onEdit, onDelete }: Notificat
             <Typography variant="body2" color="text.secondary">
                 Created: {formatDate(channel.created_at)}
             </Typography>
+            {channel.is_enabled && channel.delivery?.status === 'failing' && (
+                <Alert severity="error" sx={{ mt: 1, wordBreak: 'break-word' }}>
+                    {deliveryFailure(channel)}
+                </Alert>
+            )}
         </CardContent>
         {(onEdit || onDelete) && (
             <CardActions sx={{ justifyContent: 'flex-end' }}>

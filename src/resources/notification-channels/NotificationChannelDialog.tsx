@@ -60,6 +60,8 @@ export const NotificationChannelDialog = ({
     // Both buttons submit the form (so both validate); this says which one was pressed.
     const action = useRef<'save' | 'test'>('save');
     const editing = !!channel;
+    // The API has no default company for a super admin without one: the form asks before anything is sent.
+    const companyRequired = showCompany && !editing && defaultCompanyId === null;
 
     const test = async (values: ChannelFormValues) => {
         setTesting(true);
@@ -109,14 +111,23 @@ export const NotificationChannelDialog = ({
                 disableInvalidFormNotification
                 key={channel?.id ?? 'new'}
                 record={channel ? toChannelFormValues(channel) : channelDefaults(defaultCompanyId)}
-                validate={(values) => validateChannel(values as unknown as ChannelFormValues)}
+                // A test sends to the channel only and needs no company; saving does.
+                validate={(values) =>
+                    validateChannel(
+                        values as unknown as ChannelFormValues,
+                        companyRequired && action.current === 'save'
+                    )
+                }
                 onSubmit={submit}
                 resource="notification-channels"
             >
                 {/* Spec §2: the dialog is titled Add Notification Channel, and edit uses the same dialog. */}
                 <DialogTitle id="channel-dialog-title">Add Notification Channel</DialogTitle>
                 <DialogContent>
-                    <NotificationChannelInputs showCompany={showCompany && !editing} />
+                    <NotificationChannelInputs
+                        showCompany={showCompany && !editing}
+                        companyRequired={companyRequired}
+                    />
                 </DialogContent>
                 <DialogActions>
                     <Button onClick={onClose}>Cancel</Button>

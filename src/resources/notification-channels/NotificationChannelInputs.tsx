@@ -64,10 +64,12 @@ const SettingInputs = ({ type }: { type: ChannelType }) => (
 export interface NotificationChannelInputsProps {
     /** Super admins pick the owning company when adding (a channel never moves company). */
     showCompany: boolean;
+    /** Marks the Company field required (a super admin without a company of their own). */
+    companyRequired?: boolean;
 }
 
 /** Name, type, the type's settings and Enabled; validation is form-level (see validateChannel). */
-export const NotificationChannelInputs = ({ showCompany }: NotificationChannelInputsProps) => (
+export const NotificationChannelInputs = ({ showCompany, companyRequired = false }: NotificationChannelInputsProps) => (
     <>
         <TextInput source="name" label="Name" isRequired fullWidth />
         <SelectInput source="type" label="Type" choices={TYPE_CHOICES} emptyText="Select a type" isRequired fullWidth />
@@ -79,7 +81,13 @@ export const NotificationChannelInputs = ({ showCompany }: NotificationChannelIn
                 sort={{ field: 'name', order: 'ASC' }}
                 queryOptions={{ retry: retryUnlessClientError }}
             >
-                <SelectInput label="Company" optionText="name" emptyText="Select a company" fullWidth />
+                <SelectInput
+                    label="Company"
+                    optionText="name"
+                    emptyText="Select a company"
+                    isRequired={companyRequired}
+                    fullWidth
+                />
             </ReferenceInput>
         )}
         <FormDataConsumer<ChannelFormValues>>

@@ -7,6 +7,8 @@ export const TYPE_REQUIRED = 'Please select a type!';
 export const CONFIG_REQUIRED = 'Please enter a configuration object!';
 export const BOT_TOKEN_REQUIRED = 'Please enter a bot token!';
 export const CHAT_ID_REQUIRED = 'Please enter a chat ID!';
+/** The API's own words for a super admin's channel without a company (server/repositories/scope.ts). */
+export const COMPANY_REQUIRED = 'Please select a company';
 
 /**
  * What the channel dialog edits: the channel fields plus the chosen type's settings, flattened under their
@@ -76,9 +78,13 @@ export function toConfigurationObject(values: ChannelFormValues): string | null 
     return JSON.stringify(config);
 }
 
-/** Form-level validation (spec §5): every message at once, keyed by the field that shows it. */
-export function validateChannel(values: ChannelFormValues): Record<string, string> {
+/**
+ * Form-level validation (spec §5): every message at once, keyed by the field that shows it. `companyRequired` for a
+ * super admin without a company of their own, for whom the API has no default company.
+ */
+export function validateChannel(values: ChannelFormValues, companyRequired = false): Record<string, string> {
     const errors: Record<string, string> = {};
+    if (companyRequired && !values.company_id) errors.company_id = COMPANY_REQUIRED;
     if (!text(values.name)) errors.name = NAME_REQUIRED;
     if (!isChannelType(values.type)) errors.type = TYPE_REQUIRED;
     if (toConfigurationObject(values) === null) errors.configuration_object = CONFIG_REQUIRED;

@@ -5,7 +5,7 @@ import { startChainSim } from '../../../tools/chain-sim';
 import type { FakeTelegram } from '../../support/fake-telegram';
 import { startFakeTelegram } from '../../support/fake-telegram';
 import type { TestApp } from '../helpers';
-import { createTestApp, seedCompany } from '../helpers';
+import { auth, createTestApp, login, seedCompany, seedUser } from '../helpers';
 import { seedNode, waitFor } from '../seed';
 
 /**
@@ -19,7 +19,7 @@ let sim: ChainSim;
 beforeAll(async () => {
     telegram = await startFakeTelegram();
     sim = await startChainSim({ blockTimeMs: 300, nodes: 3 });
-    t = await createTestApp({ engineEnabled: true, telegramApiUrl: telegram.url });
+    t = await createTestApp({ engineEnabled: true, telegramApiUrl: telegram.url, answerCacheMs: 0 });
 });
 afterAll(async () => {
     await t?.close();
@@ -80,6 +80,23 @@ it('a halt of the chain: one CHAIN STALLED, one CHAIN RESUMED, no alert per node
     await new Promise((r) => setTimeout(r, 1500));
     expect(headings()).toEqual(['CHAIN STALLED']);
     expect(texts()[0]).toMatch(/^⛔ <b>CHAIN STALLED<\/b> cosmoshub\n/);
+    // The dashboard's failed-monitors answer names the one halt on each of the three rows.
+    await seedUser(t.app, { username: 'halt-viewer', companyId });
+    const viewer = await login(t.app, 'halt-viewer');
+    type Failed = { id: number; chain_halt?: { id: string; height: number; since: string } };
+    const failed = async () =>
+        (
+            await t.app.inject({ method: 'GET', url: '/api/monitors/failed', headers: auth(viewer.access) })
+        ).json() as Failed[];
+    await waitFor('the halt on every failed row', async () => {
+        const f = await failed();
+        return f.length === 3 && f.every((m) => m.chain_halt);
+    });
+    const halted = await failed();
+    expect(new Set(halted.map((m) => m.chain_halt?.id)).size).toBe(1);
+    const halt = halted[0]?.chain_halt;
+    expect(texts()[0]).toContain(`No new block after height ${halt?.height}`);
+    expect(Number.isNaN(Date.parse(halt?.since ?? ''))).toBe(false);
     expect(texts()[0]).toMatch(/Problem: No new block after height \d+ on any watched node of cosmoshub/);
 
     sim.control.resume();
@@ -87,6 +104,7 @@ it('a halt of the chain: one CHAIN STALLED, one CHAIN RESUMED, no alert per node
     await waitFor('every node healthy', async () => (await rows()).every((m) => m.status === true), 30_000);
     await new Promise((r) => setTimeout(r, 1500));
     expect(headings()).toEqual(['CHAIN STALLED', 'CHAIN RESUMED']);
+    expect(await failed()).toEqual([]);
     expect(texts()[1]).toMatch(/Was stalled for \d+ s/);
     const incident = (text: string | undefined) => /Incident (\w+)/.exec(text ?? '')?.[1];
     expect(incident(texts()[1])).toBe(incident(texts()[0]));

@@ -52,6 +52,35 @@ describe('audit', () => {
         expect(rangeOf(calls.find((call) => call.path === '/api/audit/latest') as RecordedRequest)).toEqual([0, 24]);
     });
 
+    it('filters by configuration, server, monitor and text through the API', async () => {
+        const { calls } = stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/audit/latest': (request) => {
+                const filter = JSON.parse(new URL(request.url, 'http://x').searchParams.get('filter') ?? '{}');
+                const body = filter.server ? [full] : [full, entry(299, 'admin created Configuration "Osmosis"')];
+                return { body, headers: { 'Content-Range': `audit 0-${body.length - 1}/${body.length}` } };
+            },
+        });
+        const user = userEvent.setup();
+        renderApp('/audit');
+        const table = await screen.findByRole('table', { name: 'Audit' });
+        expect(await within(table).findByText('admin created Configuration "Osmosis"')).toBeInTheDocument();
+        for (const label of ['Configuration', 'Server', 'Monitor', 'Text']) {
+            expect(screen.getByRole('textbox', { name: label })).toBeInTheDocument();
+        }
+        await user.type(screen.getByRole('textbox', { name: 'Server' }), 'val');
+        await user.type(screen.getByRole('textbox', { name: 'Text' }), ' updated ');
+        const lastCall = () => calls.filter((c) => c.path === '/api/audit/latest').at(-1) as RecordedRequest;
+        const filterOf = (call: RecordedRequest) =>
+            JSON.parse(new URL(call.url, 'http://x').searchParams.get('filter') ?? '{}');
+        // Typing settles before the list is asked again; then both filters go, trimmed.
+        await waitFor(() => expect(filterOf(lastCall())).toEqual({ server: 'val', q: 'updated' }));
+        await waitFor(() => expect(within(table).queryByText('admin created Configuration "Osmosis"')).toBeNull());
+        expect(within(table).getByText('admin updated Monitor "Block height"')).toBeInTheDocument();
+        const last = lastCall();
+        expect(rangeOf(last)).toEqual([0, 24]);
+    });
+
     it('pages through the latest 100 entries only', async () => {
         const { calls } = stubApi({
             'GET /api/users/me': { body: superAdmin },

@@ -95,6 +95,75 @@ describe('dashboard', () => {
         expect(screen.queryByText('Node is 12 blocks behind')).not.toBeInTheDocument();
     });
 
+    it('labels the rows of one chain halt as that halt, above them, and leaves other rows as they are', async () => {
+        const halt = { id: 'h1', height: 1200, since: '2024-05-01T09:55:00.000Z' };
+        const node = (id: number, server: string) => ({
+            ...failing,
+            id,
+            name: `height ${server}`,
+            server: { id, name: server, address: `http://10.0.0.${id}` },
+            last_error: 'No new block after height 1200',
+            chain_halt: halt,
+        });
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            // The halt's rows apart in the answer: the table brings them together.
+            'GET /api/monitors/failed': { body: [node(11, 'node-a'), failing, node(12, 'node-b')] },
+            'GET /api/monitors/warnings': { body: [] },
+            'GET /api/servers': { body: servers },
+        });
+        renderApp('/');
+        const label = `Chain halt: Cosmos Hub stands at height 1200 since ${new Date(halt.since).toLocaleString()} (2 nodes)`;
+        const haltRow = await screen.findByRole('row', { name: label });
+        expect(within(haltRow).getByText('Chain halt')).toBeInTheDocument();
+        const rows = screen.getAllByRole('row').slice(1);
+        expect(rows.map((r) => r.getAttribute('aria-label') ?? within(r).getAllByRole('link')[1]?.textContent)).toEqual(
+            [label, 'height node-a', 'height node-b', 'Block height']
+        );
+        // The spec's row content stays: Error chip and message on each node row.
+        expect(within(rows[1] as HTMLElement).getByText('Error')).toBeInTheDocument();
+        expect(screen.getAllByRole('row', { name: /^Chain halt/ })).toHaveLength(1);
+    });
+
+    it("names the caller's channels whose deliveries fail, and no others", async () => {
+        const channel = {
+            id: 4,
+            name: 'Ops alerts',
+            type: 'telegram',
+            is_enabled: true,
+            configuration_object: '{}',
+            company_id: 1,
+            created_at: '2024-03-01T10:00:00.000Z',
+        };
+        const delivery = { status: 'failing', last_error: 'Unauthorized', since: '2024-05-01T09:00:00.000Z' };
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/monitors/failed': { body: [] },
+            'GET /api/monitors/warnings': { body: [] },
+            'GET /api/servers': { body: servers },
+            'GET /api/notification-channels': {
+                body: [
+                    { ...channel, delivery },
+                    { ...channel, id: 5, name: 'Switched off', is_enabled: false, delivery },
+                    { ...channel, id: 6, name: 'Working', delivery: { status: 'ok' } },
+                ],
+            },
+        });
+        renderApp('/');
+        const panel = await screen.findByRole('alert', { name: 'Failing notification channels' });
+        const since = new Date(delivery.since).toLocaleString();
+        expect(panel).toHaveTextContent(
+            `Notification channel Ops alerts: Deliveries failing since ${since}: Unauthorized`
+        );
+        expect(within(panel).getByRole('link', { name: 'Ops alerts' })).toHaveAttribute(
+            'href',
+            '/notification-channels'
+        );
+        expect(panel).not.toHaveTextContent('Switched off');
+        expect(panel).not.toHaveTextContent('Working');
+        expect(screen.getByText('No critical issues found')).toBeInTheDocument();
+    });
+
     it('shows the empty states', async () => {
         stubApi({
             'GET /api/users/me': { body: superAdmin },

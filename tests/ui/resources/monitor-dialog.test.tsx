@@ -154,6 +154,27 @@ describe('monitor dialog', () => {
         await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     });
 
+    it('shows the warning the server answers with a saved price feeder monitor, beside the success toast', async () => {
+        const warning =
+            'No oracle miss-counter path is known for chain cosmoshub (known: umee): set oracle_path on the monitor, or it will stay in Error';
+        const { user, calls } = setup({
+            'POST /api/monitors': {
+                status: 201,
+                body: { ...monitor({ id: 21, type: 'priceFeederMissCount' }), warnings: [warning] },
+            },
+        });
+        const dialog = await openAdd(user);
+        await pick(user, dialog, 'Type', 'Price Feeder Miss Count');
+        await user.type(within(dialog).getByLabelText(/^Name/), 'oracle');
+        await pick(user, dialog, 'Server', 'node-1');
+        await user.type(within(dialog).getByLabelText(/Validator Operator Address/), valoper);
+        await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+        expect(await screen.findByText('Added monitor successfully')).toBeInTheDocument();
+        expect(await screen.findByText(warning)).toBeInTheDocument();
+        expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+        await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    });
+
     it("creates a URL check with one Name field, the monitor's name going into its settings", async () => {
         const { user, calls } = setup({
             'POST /api/monitors': { status: 201, body: monitor({ id: 21, type: 'urlCheck' }) },

@@ -46,6 +46,20 @@ describe('notification channels', () => {
         expect(screen.getByRole('button', { name: 'Delete channel Quiet' })).toBeInTheDocument();
     });
 
+    it("says on its card that a channel's deliveries fail, with the reason, beside Active", async () => {
+        const refused = {
+            ...alerts,
+            delivery: { status: 'failing', last_error: 'Unauthorized', since: '2024-03-02T08:00:00.000Z' },
+        };
+        const fine = { ...quiet, id: 3, name: 'Fine', is_enabled: true, delivery: { status: 'ok' } };
+        stubApi({ 'GET /api/users/me': { body: admin }, 'GET /api/notification-channels': { body: [refused, fine] } });
+        renderApp('/notification-channels');
+        const since = new Date(refused.delivery.since).toLocaleString();
+        expect(await screen.findByText(`Deliveries failing since ${since}: Unauthorized`)).toBeInTheDocument();
+        expect(screen.getAllByText('Active')).toHaveLength(2);
+        expect(screen.getAllByText(/Deliveries failing/)).toHaveLength(1);
+    });
+
     it('logs a failed fetch and shows the empty state, without a toast', async () => {
         const log = vi.spyOn(console, 'error').mockImplementation(() => {});
         stubApi({
@@ -130,6 +144,43 @@ describe('notification channels', () => {
         expect(await screen.findByText('Ops')).toBeInTheDocument();
     });
 
+    it('asks a super admin without a company to pick one, and sends nothing until then', async () => {
+        const { calls } = stubApi({
+            'GET /api/users/me': { body: orphanSuperAdmin },
+            'GET /api/notification-channels': { body: [] },
+            'GET /api/companies': { body: { results: [{ id: 1, name: 'Acme' }] } },
+            'POST /api/notification-channels': { status: 201, body: { ...alerts, id: 9, name: 'Ops' } },
+            'POST /api/notification-channels/test': { body: { message: 'Notification channel tested successfully!' } },
+        });
+        const created = () => calls.filter((c) => c.method === 'POST' && c.path === '/api/notification-channels');
+        const user = userEvent.setup();
+        renderApp('/notification-channels');
+        await user.click(await screen.findByRole('button', { name: 'Add Channel' }));
+        const dialog = await screen.findByRole('dialog');
+        // Marked required (the asterisk) before anything is typed.
+        const company = await within(dialog).findByRole('combobox', { name: 'Company' });
+        expect(document.getElementById(`${company.id}-label`)?.textContent).toMatch(/^Company\s*\*$/);
+        await user.type(within(dialog).getByLabelText(/Name/), 'Ops');
+        await user.click(within(dialog).getByRole('combobox', { name: /Type/ }));
+        await user.click(await screen.findByRole('option', { name: 'telegram' }));
+        await user.type(within(dialog).getByLabelText(/Bot Token/), '123:secret');
+        await user.type(within(dialog).getByLabelText(/Chat ID/), '-1001');
+        // A test needs no company.
+        await user.click(within(dialog).getByRole('button', { name: 'Test' }));
+        expect(await screen.findByText('Notification channel tested successfully!')).toBeInTheDocument();
+        expect(within(dialog).queryByText('Please select a company')).not.toBeInTheDocument();
+        await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+        expect(await within(dialog).findByText('Please select a company')).toBeInTheDocument();
+        expect(created()).toHaveLength(0);
+        expect(screen.queryByText(/Failed to add notification channel!/)).not.toBeInTheDocument();
+
+        await user.click(company);
+        await user.click(await screen.findByRole('option', { name: 'Acme' }));
+        await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+        expect(await screen.findByText('Notification channel added successfully!')).toBeInTheDocument();
+        expect(created()[0]?.body).toMatchObject({ name: 'Ops', company_id: 1 });
+    });
+
     it("toasts 'Failed to add notification channel!' with the server's message", async () => {
         stubApi({
             'GET /api/users/me': { body: orphanSuperAdmin },
@@ -137,7 +188,7 @@ describe('notification channels', () => {
             'GET /api/companies': { body: { results: [{ id: 1, name: 'Acme' }] } },
             'POST /api/notification-channels': {
                 status: 400,
-                body: { message: 'Invalid notification channel', errors: { company_id: 'Please select a company' } },
+                body: { message: 'Invalid notification channel', errors: { company_id: 'Company does not exist' } },
             },
         });
         const user = userEvent.setup();
@@ -150,11 +201,13 @@ describe('notification channels', () => {
         await user.click(await screen.findByRole('option', { name: 'telegram' }));
         await user.type(within(dialog).getByLabelText(/Bot Token/), '123:secret');
         await user.type(within(dialog).getByLabelText(/Chat ID/), '-1001');
+        await user.click(within(dialog).getByRole('combobox', { name: /Company/ }));
+        await user.click(await screen.findByRole('option', { name: 'Acme' }));
         await user.click(within(dialog).getByRole('button', { name: 'Add' }));
         expect(
             await screen.findByText('Failed to add notification channel! Invalid notification channel')
         ).toBeInTheDocument();
-        expect(await within(dialog).findByText('Please select a company')).toBeInTheDocument();
+        expect(await within(dialog).findByText('Company does not exist')).toBeInTheDocument();
     });
 
     it('edits with the masked token and tests with the channel id', async () => {
