@@ -6,7 +6,9 @@ import { clearSession } from '../../src/providers/session';
 
 // The first render of a lazy page transforms its modules; give findBy* room on a busy machine.
 configure({ asyncUtilTimeout: 8000 });
-vi.setConfig({ testTimeout: 20_000 });
+// A test that walks a whole dialog flow (a dozen renders) took 20 s on CI's 2 cores beside the server and browser
+// projects; its budget leaves room for that without hiding a test that never finishes.
+vi.setConfig({ testTimeout: 45_000 });
 
 // jsdom does not implement scrolling; react-admin scrolls to top on navigation.
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
