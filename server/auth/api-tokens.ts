@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { apiTokens, companies, users } from '../db/schema';
 import type { Actor } from './actor';
+import { liveActor, userDecisionColumns } from './user-decision';
 
 /** API tokens look like `nmt_<43 characters>`, so they are told from session tokens (JWTs) at a glance. */
 export const API_TOKEN_PREFIX = 'nmt_';
@@ -25,25 +26,16 @@ export async function actorFromApiToken(app: FastifyInstance, token: string): Pr
             scope: apiTokens.scope,
             expiresAt: apiTokens.expiresAt,
             version: apiTokens.userTokenVersion,
-            user: {
-                id: users.id,
-                username: users.username,
-                isActive: users.isActive,
-                isAdmin: users.isAdmin,
-                isSuperAdmin: users.isSuperAdmin,
-                companyId: users.companyId,
-                tokenVersion: users.tokenVersion,
-            },
-            companyActive: companies.isActive,
+            ...userDecisionColumns,
         })
         .from(apiTokens)
         .innerJoin(users, eq(users.id, apiTokens.userId))
         .leftJoin(companies, eq(companies.id, users.companyId))
         .where(eq(apiTokens.tokenHash, hashApiToken(token)))
         .limit(1);
-    if (!row || !row.user.isActive || row.user.tokenVersion !== row.version) return null;
+    const actor = liveActor(row, row?.version ?? -1);
+    if (!row || !actor) return null;
     if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) return null;
-    if (row.user.companyId !== null && row.companyActive === false) return null;
     const now = Date.now();
     if (now - (lastWritten.get(row.tokenId) ?? 0) > USED_WRITE_MS) {
         lastWritten.set(row.tokenId, now);
@@ -53,12 +45,5 @@ export async function actorFromApiToken(app: FastifyInstance, token: string): Pr
             .set({ lastUsedAt: new Date(now) })
             .where(eq(apiTokens.id, row.tokenId));
     }
-    return {
-        id: row.user.id,
-        username: row.user.username,
-        isAdmin: row.user.isAdmin,
-        isSuperAdmin: row.user.isSuperAdmin,
-        companyId: row.user.companyId,
-        apiToken: { id: row.tokenId, scope: row.scope },
-    };
+    return { ...actor, apiToken: { id: row.tokenId, scope: row.scope } };
 }

@@ -6,6 +6,7 @@ import { ApiError, forbidden } from '../errors';
 import type { Actor } from './actor';
 import { API_TOKEN_PREFIX, actorFromApiToken } from './api-tokens';
 import { canWrite } from './actor';
+import { liveActor, userDecisionColumns } from './user-decision';
 import { onRevocation } from '../services/sessions';
 import { type AccessClaims, verifyAccessToken } from './tokens';
 
@@ -30,32 +31,14 @@ export async function actorFromToken(app: FastifyInstance, token: string | undef
 export async function actorFromClaims(app: FastifyInstance, claims: AccessClaims): Promise<Actor | null> {
     const [row] = await app.ctx.db
         .select({
-            // Only what the decision needs: never the password hash, and less to decode on every request.
-            user: {
-                id: users.id,
-                username: users.username,
-                isActive: users.isActive,
-                isAdmin: users.isAdmin,
-                isSuperAdmin: users.isSuperAdmin,
-                companyId: users.companyId,
-                tokenVersion: users.tokenVersion,
-            },
-            companyActive: companies.isActive,
+            ...userDecisionColumns,
             familyLive: sql<boolean>`exists (select 1 from ${refreshTokens} where ${refreshTokens.familyId} = ${claims.familyId} and ${refreshTokens.userId} = ${users.id} and ${refreshTokens.familyExpiresAt} > ${new Date().toISOString()}::timestamptz)`,
         })
         .from(users)
         .leftJoin(companies, eq(companies.id, users.companyId))
         .where(eq(users.id, claims.userId))
         .limit(1);
-    if (!row?.user.isActive || row.user.tokenVersion !== claims.tokenVersion || !row.familyLive) return null;
-    if (row.user.companyId !== null && row.companyActive === false) return null;
-    return {
-        id: row.user.id,
-        username: row.user.username,
-        isAdmin: row.user.isAdmin,
-        isSuperAdmin: row.user.isSuperAdmin,
-        companyId: row.user.companyId,
-    };
+    return row?.familyLive ? liveActor(row, claims.tokenVersion) : null;
 }
 
 export function bearer(req: FastifyRequest): string | undefined {
