@@ -27,6 +27,7 @@ import type {
     Service,
     User,
 } from '../../common/entities';
+import { type HistoryMethods, historyMethods } from './history';
 import type { HttpResponse, RequestOptions } from './httpClient';
 import { request } from './httpClient';
 import { type LogEventCallback, logRealtime } from './logSocket';
@@ -286,7 +287,7 @@ export interface CustomMethods {
     getChains(): Promise<Chain[]>;
 }
 
-export type NodeMonitorDataProvider = DataProvider & CustomMethods;
+export type NodeMonitorDataProvider = DataProvider & CustomMethods & HistoryMethods;
 
 export const dataProvider: NodeMonitorDataProvider = {
     supportAbortSignal: true,
@@ -417,6 +418,7 @@ export const dataProvider: NodeMonitorDataProvider = {
         const data = listRecords<AuditEntry>(response.json);
         return { data, total: totalFromContentRange(response.headers.get('Content-Range')) ?? start + data.length };
     },
+    ...historyMethods,
     subscribe: logRealtime.subscribe,
     unsubscribe: logRealtime.unsubscribe,
     getHealth: async () => (await request<ServerHealth>('/health')).json ?? { status: 'unavailable' },

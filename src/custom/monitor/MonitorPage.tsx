@@ -11,6 +11,7 @@ import { canAccess } from '../../providers/canAccess';
 import { MonitorHealthChip } from '../../resources/monitors/HealthBadge';
 import { MonitorDeleteConfirm } from '../../resources/monitors/MonitorDeleteConfirm';
 import { AuditTable } from '../audit/AuditTable';
+import { MonitorHistoryPanel } from '../history/MonitorHistoryPanel';
 import { LoadingScreen } from '../layout/LoadingScreen';
 import { REFRESH_MS } from '../network-status/metricsQuery';
 import { ActiveChip } from '../ui/ActiveChip';
@@ -27,7 +28,8 @@ const Detail = ({ label, children }: { label: string; children: ReactNode }) => 
 
 /**
  * /monitor/{id} (the audit list links here; the spec does not show the screen): type, server, configuration,
- * settings with their helper texts, current health, last check and error, and the monitor's own audit history.
+ * settings with their helper texts, current health, last check and error, its checks over time (status bar, uptime,
+ * charts) and the monitor's own audit history.
  */
 export const MonitorPage = () => {
     const { id = '' } = useParams();
@@ -133,6 +135,7 @@ export const MonitorPage = () => {
                     </Card>
                 </Grid>
             </Grid>
+            <MonitorHistoryPanel monitor={monitor} />
             <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
                 History
             </Typography>

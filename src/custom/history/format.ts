@@ -1,0 +1,36 @@
+import type { MonitorType } from '../../../common/monitor-types';
+
+/**
+ * The 30-day uptime a monitor or configuration record carries (`uptime_30d`, percent or null). The one place that
+ * knows the field, so a change of the API's shape is one edit.
+ */
+export function readUptime30d(record: object | null | undefined): number | null {
+    const value = (record as { uptime_30d?: unknown } | null | undefined)?.uptime_30d;
+    return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/** `99.95%`, rounded down so an outage never reads as 100%; N/A when the period has no checks. */
+export function formatUptime(percent: number | null | undefined): string {
+    if (percent === null || percent === undefined || !Number.isFinite(percent)) return 'N/A';
+    if (percent >= 100) return '100%';
+    return `${(Math.floor(Math.max(0, percent) * 100) / 100).toFixed(2)}%`;
+}
+
+/** `Full in 12 days`, `Full in less than a day`, or `Not growing` (null: flat or shrinking); N/A when unknown. */
+export function formatDaysUntilFull(days: number | null | undefined): string {
+    if (days === undefined || (days !== null && !Number.isFinite(days))) return 'N/A';
+    if (days === null) return 'Not growing';
+    if (days < 1) return 'Full in less than a day';
+    const whole = Math.floor(days);
+    return `Full in ${whole} ${whole === 1 ? 'day' : 'days'}`;
+}
+
+/** What a monitor type's key reading is, for the reading chart's title; null when the type records none. */
+export const READING_LABELS: Partial<Record<MonitorType, string>> = {
+    blockCheck: 'Block height',
+    signMissCheck: 'Missed signatures',
+    priceFeederMissCount: 'Oracle misses',
+    nodeExporterDiskSpace: 'Disk used (%)',
+    validatorOutOfActiveSet: 'Validator rank',
+    slashingWindow: 'Missed blocks in the window',
+};
