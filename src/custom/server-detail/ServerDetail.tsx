@@ -8,6 +8,7 @@ import { type AccessUser, canAccess } from '../../providers/canAccess';
 import { ServerDialog } from '../../resources/servers/ServerDialog';
 import { LoadingScreen } from '../layout/LoadingScreen';
 import { retryUnlessClientError } from '../ui/retry';
+import { DiskHistoryCard } from './DiskHistoryCard';
 import { MonitorsPanel } from './MonitorsPanel';
 import { ServerDetailsPanel } from './ServerDetailsPanel';
 import { ServerHeader } from './ServerHeader';
@@ -19,7 +20,7 @@ export const MONITORS_FETCH_FAILED = 'Failed to fetch server monitors';
 
 const ALL = { pagination: { page: 1, perPage: 1000 }, sort: { field: 'name', order: 'ASC' as const } };
 
-/** /servers/{id}: header, details, system metrics, services and monitors of one server. */
+/** /servers/{id}: header, details, system metrics, services and monitors of one server, and its disks over time. */
 export const ServerDetail = () => {
     const { id = '' } = useParams();
     const serverId = Number(id);
@@ -114,6 +115,9 @@ export const ServerDetail = () => {
                         <ServerDetailsPanel server={server} />
                         <ServerMetricsPanel serverId={server.id} />
                     </Stack>
+                </Grid>
+                <Grid size={12}>
+                    <DiskHistoryCard serverId={server.id} />
                 </Grid>
             </Grid>
             {canWrite && (

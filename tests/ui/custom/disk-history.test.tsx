@@ -1,0 +1,75 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import { storeSession, stubApi, superAdmin } from '../fakeApi';
+import { diskHistoryReply } from '../historyFixtures';
+import { renderApp } from '../renderApp';
+
+const server = {
+    id: 7,
+    name: 'validator-1',
+    address: 'http://10.0.0.5',
+    is_enabled: true,
+    configuration_id: 3,
+    configuration: { id: 3, name: 'Cosmos Hub', chain: 'cosmoshub' },
+    monitors: [],
+    createdAt: '2024-03-01T10:00:00.000Z',
+    updatedAt: null,
+};
+
+const routes = (overrides = {}) => ({
+    'GET /api/users/me': { body: superAdmin },
+    'GET /api/servers/7': { body: server },
+    'GET /api/servers/7/services': { body: [] },
+    'GET /api/servers/7/monitors': { body: [] },
+    'GET /api/configurations/3/servers': { body: [server] },
+    'GET /api/servers/7/disk-history': { body: diskHistoryReply() },
+    ...overrides,
+});
+
+const spanOf = (url: string) => {
+    const query = new URLSearchParams(url.split('?')[1]);
+    return Date.parse(query.get('to') ?? '') - Date.parse(query.get('from') ?? '');
+};
+
+describe('server disk history', () => {
+    beforeEach(() => storeSession());
+
+    it('charts each mountpoint with its days until full, or says it is not growing', async () => {
+        const { calls } = stubApi(routes());
+        renderApp('/servers/7');
+        expect(await screen.findByRole('heading', { name: 'Disk Usage Over Time' })).toBeInTheDocument();
+        const root = await screen.findByRole('figure', { name: 'Disk /' });
+        expect(root).toHaveTextContent('72% used · Full in 12 days');
+        expect(screen.getByRole('figure', { name: 'Disk /data' })).toHaveTextContent('40% used · Not growing');
+        const diskCalls = () => calls.filter((call) => call.path === '/api/servers/7/disk-history');
+        expect(spanOf(diskCalls()[0].url)).toBe(7 * 24 * 3_600_000);
+
+        await userEvent.setup().click(screen.getByRole('button', { name: '30 d' }));
+        await waitFor(() => expect(spanOf(diskCalls().at(-1)?.url ?? '')).toBe(30 * 24 * 3_600_000));
+    });
+
+    it('reads "Full in less than a day" and "Full in 1 day" for disks about to fill', async () => {
+        stubApi(
+            routes({
+                'GET /api/servers/7/disk-history': {
+                    body: {
+                        mountpoints: [
+                            {
+                                mountpoint: '/',
+                                points: [{ t: new Date().toISOString(), used_percent: 99 }],
+                                days_until_full: 0.4,
+                            },
+                            { mountpoint: '/var', points: [], days_until_full: 1.7 },
+                        ],
+                    },
+                },
+            })
+        );
+        renderApp('/servers/7');
+        expect(await screen.findByRole('figure', { name: 'Disk /' })).toHaveTextContent(
+            '99% used · Full in less than a day'
+        );
+        expect(screen.getByRole('figure', { name: 'Disk /var' })).toHaveTextContent('No reading · Full in 1 day');
+    });
+});
