@@ -9,6 +9,12 @@ export function readUptime30d(record: object | null | undefined): number | null 
     return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
+/** The days-until-full projection a server's metrics carry (`days_until_full`); undefined when they have none. */
+export function readDaysUntilFull(metrics: object | null | undefined): number | null | undefined {
+    const value = (metrics as { days_until_full?: unknown } | null | undefined)?.days_until_full;
+    return value === null || (typeof value === 'number' && Number.isFinite(value)) ? value : undefined;
+}
+
 /** `99.95%`, rounded down so an outage never reads as 100%; N/A when the period has no checks. */
 export function formatUptime(percent: number | null | undefined): string {
     if (percent === null || percent === undefined || !Number.isFinite(percent)) return 'N/A';
@@ -16,9 +22,12 @@ export function formatUptime(percent: number | null | undefined): string {
     return `${(Math.floor(Math.max(0, percent) * 100) / 100).toFixed(2)}%`;
 }
 
-/** `Full in 12 days`, `Full in less than a day`, or `Not growing` (null: flat or shrinking); N/A when unknown. */
+/**
+ * `Full in 12 days`, `Full in less than a day`, or `Not growing` (null: flat or shrinking); `No projection` when the
+ * server sent none (not N/A, which the spec keeps for a missing usage figure in the same row).
+ */
 export function formatDaysUntilFull(days: number | null | undefined): string {
-    if (days === undefined || (days !== null && !Number.isFinite(days))) return 'N/A';
+    if (days === undefined || (days !== null && !Number.isFinite(days))) return 'No projection';
     if (days === null) return 'Not growing';
     if (days < 1) return 'Full in less than a day';
     const whole = Math.floor(days);

@@ -23,7 +23,10 @@ import { errorReason } from '../ui/format';
 import { REFRESH_MS } from './metricsQuery';
 import { ServerMetricsRow } from './ServerMetricsRow';
 
-/** /network-status: disk and memory use of every server, by configuration, refreshed every 30 s. */
+/**
+ * /network-status: disk and memory use of every server, by configuration, refreshed every 30 s; beside the disk,
+ * when it will be full at its recent rate of growth.
+ */
 export const NetworkStatus = () => {
     const dataProvider = useNodeMonitorDataProvider();
     const { data, isPending, error, refetch, isFetching } = useQuery({
@@ -86,6 +89,7 @@ export const NetworkStatus = () => {
                                 <TableCell>Configuration</TableCell>
                                 <TableCell>Server</TableCell>
                                 <TableCell>Disk Usage</TableCell>
+                                <TableCell>Days until full</TableCell>
                                 <TableCell>Memory Usage</TableCell>
                             </TableRow>
                         </TableHead>

@@ -1,8 +1,9 @@
-import { Link, TableCell, TableRow } from '@mui/material';
+import { CircularProgress, Link, TableCell, TableRow, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router-dom';
 
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
+import { formatDaysUntilFull, readDaysUntilFull } from '../history/format';
 import { MetricsCell } from './MetricsCell';
 import { serverMetricsQuery } from './metricsQuery';
 
@@ -39,6 +40,14 @@ export const ServerMetricsRow = ({ configuration, server }: ServerMetricsRowProp
                         }
                     }
                 />
+            </TableCell>
+            <TableCell>
+                {isPending ? (
+                    <CircularProgress size={16} aria-label="Loading metrics" />
+                ) : (
+                    // A failed fetch already shows its reason in the usage cells; it is not repeated here.
+                    <Typography variant="body2">{formatDaysUntilFull(readDaysUntilFull(data))}</Typography>
+                )}
             </TableCell>
             <TableCell>
                 <MetricsCell

@@ -45,7 +45,8 @@ describe('network status', () => {
         expect(await screen.findByRole('heading', { name: 'Network Status', level: 1 })).toBeInTheDocument();
         expect(screen.getByText('Monitor system resources across all nodes')).toBeInTheDocument();
         const headers = (await screen.findAllByRole('columnheader')).map((cell) => cell.textContent);
-        expect(headers).toEqual(['Configuration', 'Server', 'Disk Usage', 'Memory Usage']);
+        // The spec's columns in their order, with the days-until-full projection beside Disk Usage (issue 14).
+        expect(headers).toEqual(['Configuration', 'Server', 'Disk Usage', 'Days until full', 'Memory Usage']);
 
         await waitFor(() => expect(rowOf('val-1').getByText('42% (1.00 GB / 2.00 GB)')).toBeInTheDocument());
         expect(rowOf('val-1').getByText('13% (512.00 MB / 4.00 GB)')).toBeInTheDocument();
@@ -60,6 +61,26 @@ describe('network status', () => {
             'osmo-1',
             'osmo-2',
         ]);
+    });
+
+    it('shows when each disk will be full, "Not growing" when flat, and no projection when none was sent', async () => {
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/configurations': { body: [osmo, hub] },
+            'GET /api/servers/3/metrics': { body: { ...metrics3, days_until_full: 12.4 } },
+            'GET /api/servers/4/metrics': { body: { ...metrics3, days_until_full: null } },
+            'GET /api/servers/5/metrics': { body: metrics3 },
+        });
+        renderApp('/network-status');
+        const daysOf = async (serverName: string) => {
+            await waitFor(() => expect(rowOf(serverName).getAllByRole('cell')[2].textContent).not.toBe(''));
+            return rowOf(serverName).getAllByRole('cell')[3].textContent;
+        };
+        await screen.findByRole('link', { name: 'val-1' });
+        await waitFor(() => expect(rowOf('val-1').getByText('Full in 12 days')).toBeInTheDocument());
+        expect(await daysOf('val-1')).toBe('Full in 12 days');
+        expect(await daysOf('osmo-1')).toBe('Not growing');
+        expect(await daysOf('osmo-2')).toBe('No projection');
     });
 
     it('shows the empty state when no configuration has servers', async () => {
