@@ -4,6 +4,7 @@ import { Box, Card, CardContent, Chip, IconButton, Stack, Tooltip, Typography } 
 
 import type { Configuration, Monitor } from '../../../common/entities';
 import { HealthBadge } from '../../resources/monitors/HealthBadge';
+import { Uptime30d } from '../history/Uptime30d';
 
 export interface ConfigurationHeaderProps {
     configuration: Configuration;
@@ -14,7 +15,7 @@ export interface ConfigurationHeaderProps {
     onDelete?: () => void;
 }
 
-/** Name, chain, server and monitor counts, enabled indicator, health badge, edit and delete. */
+/** Name, chain, server and monitor counts, enabled indicator, health badge, 30-day uptime, edit and delete. */
 export const ConfigurationHeader = ({
     configuration,
     serverCount,
@@ -49,6 +50,7 @@ export const ConfigurationHeader = ({
                     />
                     <HealthBadge monitors={monitors} />
                 </Stack>
+                <Uptime30d record={configuration} sx={{ mt: 1 }} />
             </Box>
             {(onEdit || onDelete) && (
                 <Box>

@@ -19,6 +19,7 @@ import { Link as RouterLink } from 'react-router-dom';
 
 import { monitorHealth } from '../../../common/health';
 import type { Monitor } from '../../../common/entities';
+import { Uptime30d } from '../history/Uptime30d';
 import { formatDateTime } from '../ui/format';
 
 export interface MonitorIssuesTableProps {
@@ -131,6 +132,7 @@ const IssueRow = ({ monitor }: { monitor: Monitor }) => {
                 <Link component={RouterLink} to={`/monitor/${monitor.id}`}>
                     {monitor.name}
                 </Link>
+                <Uptime30d record={monitor} />
             </TableCell>
             <TableCell>{monitor.server?.name ?? 'N/A'}</TableCell>
             <TableCell sx={{ maxWidth: 360, overflowWrap: 'anywhere' }}>

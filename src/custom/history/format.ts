@@ -1,12 +1,14 @@
 import type { MonitorType } from '../../../common/monitor-types';
 
 /**
- * The 30-day uptime a monitor or configuration record carries (`uptime_30d`, percent or null). The one place that
- * knows the field, so a change of the API's shape is one edit.
+ * The 30-day uptime a monitor or configuration record carries (`uptime_30d`: percent, or null without checks);
+ * undefined when the record has no such field. The one place that knows the field, so a change of the API's shape
+ * is one edit.
  */
-export function readUptime30d(record: object | null | undefined): number | null {
+export function readUptime30d(record: object | null | undefined): number | null | undefined {
     const value = (record as { uptime_30d?: unknown } | null | undefined)?.uptime_30d;
-    return typeof value === 'number' && Number.isFinite(value) ? value : null;
+    if (value === null) return null;
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 /** The days-until-full projection a server's metrics carry (`days_until_full`); undefined when they have none. */

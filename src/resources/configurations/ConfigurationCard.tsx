@@ -15,6 +15,7 @@ import {
 import { useNavigate } from 'react-router-dom';
 
 import type { Configuration } from '../../../common/entities';
+import { Uptime30d } from '../../custom/history/Uptime30d';
 import { ActiveChip } from '../../custom/ui/ActiveChip';
 import { HealthBadge } from '../monitors/HealthBadge';
 
@@ -25,7 +26,10 @@ export interface ConfigurationCardProps {
     onDelete?: (configuration: Configuration) => void;
 }
 
-/** Name, Active/Inactive, health (enabled only), chain, server and monitor counts; a click opens the detail. */
+/**
+ * Name, Active/Inactive, health (enabled only), chain, server and monitor counts and the 30-day uptime; a click
+ * opens the detail.
+ */
 export const ConfigurationCard = ({ configuration, onEdit, onDelete }: ConfigurationCardProps) => {
     const navigate = useNavigate();
     const { name, chain, is_enabled, servers = [], monitors = [] } = configuration;
@@ -50,6 +54,7 @@ export const ConfigurationCard = ({ configuration, onEdit, onDelete }: Configura
                     <Typography variant="body2" color="text.secondary">
                         Servers: {servers.length} · Monitors: {monitors.length}
                     </Typography>
+                    <Uptime30d record={configuration} />
                 </CardContent>
             </CardActionArea>
             {(onEdit || onDelete) && (

@@ -4,6 +4,7 @@ import { IconButton, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, 
 
 import type { Monitor } from '../../../common/entities';
 import { MONITOR_TYPE_LABELS } from '../../../common/monitor-types';
+import { Uptime30d } from '../../custom/history/Uptime30d';
 import { ActiveChip } from '../../custom/ui/ActiveChip';
 import { formatDateTime } from '../../custom/ui/format';
 import { MonitorHealthChip } from './HealthBadge';
@@ -21,7 +22,7 @@ export interface MonitorTableProps {
 const serverName = (monitor: Monitor, servers: { id: number; name: string }[]) =>
     monitor.server?.name ?? servers.find((s) => s.id === monitor.server_id)?.name ?? 'None';
 
-/** Name, Type, Server, Status (Healthy/Warning/Error), Active, Last Check ('Never') and Actions. */
+/** Name (with its 30-day uptime), Type, Server, Status (Healthy/Warning/Error), Active, Last Check ('Never') and Actions. */
 export const MonitorTable = ({
     monitors,
     servers = [],
@@ -53,7 +54,10 @@ export const MonitorTable = ({
             <TableBody>
                 {monitors.map((monitor) => (
                     <TableRow key={monitor.id}>
-                        <TableCell>{monitor.name}</TableCell>
+                        <TableCell>
+                            <span>{monitor.name}</span>
+                            <Uptime30d record={monitor} />
+                        </TableCell>
                         <TableCell>{MONITOR_TYPE_LABELS[monitor.type] ?? monitor.type}</TableCell>
                         <TableCell>{serverName(monitor, servers)}</TableCell>
                         <TableCell>
