@@ -121,7 +121,7 @@ export const MonitorHistoryPanel = ({ monitor, incidentSpans }: MonitorHistoryPa
                                         },
                                         {
                                             label: 'Highest',
-                                            tone: 'secondary',
+                                            tone: 'warning',
                                             values: points.map((p) => p.latency_max_ms),
                                         },
                                     ]}

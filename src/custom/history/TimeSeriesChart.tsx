@@ -12,7 +12,7 @@ export interface ChartSeries {
     label: string;
     values: (number | null)[];
     /** A palette colour, so the line reads in the light and the dark theme alike. */
-    tone: 'primary' | 'secondary' | 'info' | 'warning';
+    tone: 'primary' | 'info' | 'warning';
 }
 
 export interface TimeSeriesChartProps {

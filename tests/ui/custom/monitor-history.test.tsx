@@ -80,6 +80,10 @@ describe('monitor history', () => {
         expect(screen.getByRole('figure', { name: 'Block height' })).toHaveTextContent(
             'Latest 5023, lowest 4990, highest 5023 over the last 24 hours'
         );
+        // The chart library loads on demand and draws its lines.
+        await waitFor(() => expect(latency.querySelectorAll('.MuiLineChart-linePlot path[d]')).toHaveLength(2));
+        expect(within(latency).getByText('Average')).toBeInTheDocument();
+        expect(within(latency).getByText('Highest')).toBeInTheDocument();
     });
 
     it('asks for the range picked and links the CSV export of that range', async () => {
