@@ -54,7 +54,8 @@ const IncidentBands = ({ spans, end }: { spans: IncidentSpan[]; end: Date }) => 
     );
 };
 
-const SHORT_RANGE_MS = 36 * 3_600_000;
+const DAY_MS = 24 * 3_600_000;
+const SHORT_RANGE_MS = 1.5 * DAY_MS;
 
 /** A time chart (MUI X Charts; loaded with the first chart, not with the app). */
 export const TimeSeriesChart = ({ times, series, from, to, unit, incidents = [], yMax }: TimeSeriesChartProps) => {
@@ -70,7 +71,17 @@ export const TimeSeriesChart = ({ times, series, from, to, unit, incidents = [],
             skipAnimation
             hideLegend={series.length < 2}
             margin={{ left: 8, right: 16, top: 16, bottom: 8 }}
-            xAxis={[{ scaleType: 'time', data: times, min: from, max: to, valueFormatter: formatTime }]}
+            xAxis={[
+                {
+                    scaleType: 'time',
+                    data: times,
+                    min: from,
+                    max: to,
+                    valueFormatter: formatTime,
+                    // Ticks labelled with a date are at least a day apart, so no label repeats.
+                    tickMinStep: short ? undefined : DAY_MS,
+                },
+            ]}
             yAxis={[{ min: 0, max: yMax, width: 48 }]}
             series={series.map((line) => ({
                 label: line.label,
