@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import type { Silence } from '../../common/silences';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { configurations, monitors, servers, silences } from '../db/schema';
@@ -18,29 +19,6 @@ export const silenceBody = z.strictObject({
     reason: reasonField,
 });
 export type SilenceInput = z.input<typeof silenceBody>;
-
-/** A silence as the API answers it. `target` names what it covers; `active` says whether it covers now. */
-export interface Silence {
-    id: number;
-    monitor_id: number | null;
-    server_id: number | null;
-    configuration_id: number | null;
-    target: {
-        type: 'monitor' | 'server' | 'configuration';
-        id: number;
-        name: string;
-        configuration_id: number;
-        configuration_name: string;
-    };
-    starts_at: string;
-    ends_at: string;
-    reason: string;
-    created_by: string;
-    created_at: string;
-    ended_at: string | null;
-    ended_early: boolean;
-    active: boolean;
-}
 
 type Ctx = Pick<AppContext, 'db' | 'events' | 'silences'>;
 

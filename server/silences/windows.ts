@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import type { MaintenanceWindow } from '../../common/silences';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { configurations, maintenanceWindows, servers } from '../db/schema';
@@ -29,31 +30,6 @@ export const windowBody = z.strictObject({
     next_ends_at: z.unknown().optional(),
     ...readOnlyFields,
 });
-
-export interface MaintenanceWindow {
-    id: number;
-    configuration_id: number | null;
-    server_id: number | null;
-    target: {
-        type: 'server' | 'configuration';
-        id: number;
-        name: string;
-        configuration_id: number;
-        configuration_name: string;
-    };
-    starts_at: string;
-    ends_at: string;
-    repeat_weekly: boolean;
-    reason: string;
-    created_by: string;
-    created_at: string;
-    updated_at: string;
-    /** Whether an occurrence is on now. */
-    active: boolean;
-    /** The occurrence on now or coming next; null once a one-off window is over. */
-    next_starts_at: string | null;
-    next_ends_at: string | null;
-}
 
 type Ctx = Pick<AppContext, 'db' | 'events' | 'silences'>;
 

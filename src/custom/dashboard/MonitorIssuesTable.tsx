@@ -19,6 +19,7 @@ import { Link as RouterLink } from 'react-router-dom';
 
 import { monitorHealth } from '../../../common/health';
 import type { Monitor } from '../../../common/entities';
+import { SilencedChip } from '../silences/SilencedChip';
 import { formatDateTime } from '../ui/format';
 
 export interface MonitorIssuesTableProps {
@@ -116,7 +117,7 @@ const IssueRow = ({ monitor }: { monitor: Monitor }) => {
     return (
         <TableRow key={monitor.id}>
             <TableCell>
-                <Chip size="small" label={chip.label} color={chip.color} />
+                <Chip size="small" label={chip.label} color={chip.color} /> <SilencedChip monitor={monitor} />
             </TableCell>
             <TableCell>
                 {monitor.configuration ? (
