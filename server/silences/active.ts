@@ -43,7 +43,7 @@ export class ActiveSilences {
     private timer: NodeJS.Timeout | null = null;
     private unsubscribe: (() => void) | null = null;
     private loading: Promise<void> | null = null;
-    private again = false;
+    private queued: Promise<void> | null = null;
 
     constructor(private readonly db: Db) {}
 
@@ -61,20 +61,24 @@ export class ActiveSilences {
         if (this.timer) clearInterval(this.timer);
     }
 
-    /** Reads the database again; a call made while a read runs gets a fresh read after it. */
+    /**
+     * Reads the database again. A read already under way may have started before the caller's change, so the caller
+     * gets one more read after it (shared by everyone asking meanwhile).
+     */
     reload(): Promise<void> {
-        if (this.loading) {
-            this.again = true;
+        if (!this.loading) {
+            this.loading = this.read().finally(() => {
+                this.loading = null;
+            });
             return this.loading;
         }
-        this.loading = this.read().finally(() => {
-            this.loading = null;
-            if (this.again) {
-                this.again = false;
-                void this.reload().catch(() => undefined);
-            }
-        });
-        return this.loading;
+        this.queued ??= this.loading
+            .catch(() => undefined)
+            .then(() => {
+                this.queued = null;
+                return this.reload();
+            });
+        return this.queued;
     }
 
     private async read(): Promise<void> {

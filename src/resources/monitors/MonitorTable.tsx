@@ -6,6 +6,7 @@ import type { Monitor } from '../../../common/entities';
 import { MONITOR_TYPE_LABELS } from '../../../common/monitor-types';
 import { ActiveChip } from '../../custom/ui/ActiveChip';
 import { formatDateTime } from '../../custom/ui/format';
+import { SilencedChip } from '../../custom/silences/SilencedChip';
 import { MonitorHealthChip } from './HealthBadge';
 
 export interface MonitorTableProps {
@@ -57,7 +58,7 @@ export const MonitorTable = ({
                         <TableCell>{MONITOR_TYPE_LABELS[monitor.type] ?? monitor.type}</TableCell>
                         <TableCell>{serverName(monitor, servers)}</TableCell>
                         <TableCell>
-                            <MonitorHealthChip monitor={monitor} />
+                            <MonitorHealthChip monitor={monitor} /> <SilencedChip monitor={monitor} />
                         </TableCell>
                         <TableCell>
                             <ActiveChip active={monitor.is_enabled} />

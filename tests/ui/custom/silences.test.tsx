@@ -150,6 +150,9 @@ describe('Silences and maintenance windows on the configuration detail', () => {
         });
         const { calls } = stubApi(
             routes({
+                'GET /api/configurations/1/monitors': {
+                    body: [{ ...blockCheck, silenced_until: inHours(3), silence_reason: 'Rebuilding node-1' }],
+                },
                 'GET /api/silences': { body: { results: [silence(), other] } },
                 'GET /api/maintenance-windows': { body: { results: [window()] } },
                 'DELETE /api/silences/31': { body: silence({ ended_early: true, active: false }) },
@@ -164,6 +167,15 @@ describe('Silences and maintenance windows on the configuration detail', () => {
         expect(screen.queryByText('Another configuration')).not.toBeInTheDocument();
         const windows = screen.getByRole('table', { name: 'Maintenance windows' });
         expect(within(windows).getByText('Upgrade to v25')).toBeInTheDocument();
+        // The monitors table marks the silenced monitor.
+        expect(
+            within(screen.getByRole('table', { name: 'Monitors' })).getByLabelText(
+                /^Silenced until .*: Rebuilding node-1$/,
+                {
+                    selector: 'div',
+                }
+            )
+        ).toBeInTheDocument();
 
         await user.click(within(silences).getByRole('button', { name: 'End silence of Server node-1' }));
         expect(await screen.findByText('Silence ended')).toBeInTheDocument();
