@@ -26,8 +26,7 @@ beforeAll(async () => {
         raw_password: 'ops-admin-password',
     });
     const ops = await api(server.url, 'ops-admin', 'ops-admin-password');
-    configurationId = (await ops('POST', '/configurations', { name: 'Hub', chain: 'cosmoshub', is_enabled: true }))
-        .id;
+    configurationId = (await ops('POST', '/configurations', { name: 'Hub', chain: 'cosmoshub', is_enabled: true })).id;
     const node = await ops('POST', '/servers', {
         name: 'hub-1',
         address: 'http://127.0.0.1',
@@ -61,7 +60,10 @@ it('silences a monitor from its page with a reason', { timeout: 120_000 }, async
     await dialog.getByRole('radio', { name: '1 day' }).check();
     await dialog.getByRole('textbox', { name: 'Reason' }).fill('Moving the status page');
     await dialog.getByRole('button', { name: 'Silence' }).click();
-    await page.getByText(/^Silenced "Status page" until /).first().waitFor();
+    await page
+        .getByText(/^Silenced "Status page" until /)
+        .first()
+        .waitFor();
     await page.getByLabel(/^Silenced until .*: Moving the status page$/).waitFor();
 
     await page.goto(`${server.url}/configurations/${configurationId}`);
