@@ -93,6 +93,33 @@ describe('hush: what a silence holds back and what it sends when it ends', () =>
     });
 });
 
+describe('hush and a chain halt', () => {
+    const chain = { id: 'halt-1', height: 500, since: 1_000_000, reporter: 7 };
+    const halted: AlertState = {
+        status: 'alerting',
+        since: 1_000_000,
+        lastNotifiedAt: 1_000_000,
+        incidentId: 'inc-1',
+        chain,
+        silenced: { announced: false },
+    };
+    const stillHalted = (state: AlertState) => ({ state, notification: null, change: null });
+
+    it('the reporter sends the CHAIN STALLED it held back, once, when the silence ends', () => {
+        const next = hush(7, halted, stillHalted(halted), 'height stuck', null, 2_000_000);
+        expect(next.notification).toMatchObject({ kind: 'chain-stalled', incidentId: 'halt-1' });
+        expect(next.notification?.message).toContain('height 500');
+        expect(next.state.silenced).toBeUndefined();
+        expect(hush(7, next.state, stillHalted(next.state), 'height stuck', null, 2_060_000).notification).toBeNull();
+    });
+
+    it('another member of the halt stays quiet: the chain speaks through its reporter', () => {
+        const next = hush(8, halted, stillHalted(halted), 'height stuck', null, 2_000_000);
+        expect(next.notification).toBeNull();
+        expect(next.state.silenced).toBeUndefined();
+    });
+});
+
 describe('occurrence of a weekly window', () => {
     const w = { startsAt: 0, endsAt: 3600_000, repeatWeekly: true };
     it.each([

@@ -128,6 +128,30 @@ describe('Silence dialog on the monitor page', () => {
     });
 });
 
+describe('Silence on the server page', () => {
+    beforeEach(() => storeSession());
+
+    it('silences a server for a day', async () => {
+        const node = { ...server({ id: 10 }), configuration: { id: 1, name: 'Osmosis main', chain: 'osmosis' } };
+        const { calls } = stubApi({
+            'GET /api/users/me': { body: admin },
+            'GET /api/servers/10': { body: node },
+            'GET /api/servers/10/services': { body: [] },
+            'GET /api/servers/10/monitors': { body: [] },
+            'POST /api/silences': { status: 201, body: silence({ ends_at: inHours(24) }) },
+        });
+        const user = userEvent.setup();
+        renderApp('/servers/10');
+        await user.click(await screen.findByRole('button', { name: 'Silence' }));
+        const dialog = await screen.findByRole('dialog', { name: 'Silence "node-1"' });
+        await user.click(within(dialog).getByRole('radio', { name: '1 day' }));
+        await user.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'Disk swap');
+        await user.click(within(dialog).getByRole('button', { name: 'Silence' }));
+        expect(await screen.findByText(/^Silenced "node-1" until /)).toBeInTheDocument();
+        expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ server_id: 10, reason: 'Disk swap' });
+    });
+});
+
 describe('Silences and maintenance windows on the configuration detail', () => {
     beforeEach(() => storeSession());
 
