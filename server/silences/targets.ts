@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { configurations, monitors, servers } from '../db/schema';
 import { ApiError } from '../errors';
@@ -23,41 +23,41 @@ const WHAT: Record<TargetField, string> = {
 
 /** Finds the target among the caller's rows; another company's row answers 404, as everywhere. */
 export async function findTarget(db: Db, scope: Scope, field: TargetField, id: number): Promise<CoveredTarget> {
-    const base = db
-        .select({
-            companyId: configurations.companyId,
-            configuration: { id: configurations.id, name: configurations.name },
-            server: { id: servers.id, name: servers.name },
-            monitor: { id: monitors.id, name: monitors.name },
-        })
-        .from(configurations)
-        .leftJoin(servers, eq(servers.configurationId, configurations.id))
-        .leftJoin(monitors, eq(monitors.configurationId, configurations.id));
     const where =
         field === 'monitor_id'
             ? eq(monitors.id, id)
             : field === 'server_id'
               ? eq(servers.id, id)
               : eq(configurations.id, id);
-    const [row] = await base.where(and(where, inScope(configurations.companyId, scope))).limit(1);
-    if (!row) throw new ApiError(404, `${WHAT[field]} not found`, { [field]: `${WHAT[field]} not found` });
-    if (field === 'configuration_id')
-        return { field, companyId: row.companyId, configuration: row.configuration, server: null, monitor: null };
-    if (field === 'server_id')
-        return { field, companyId: row.companyId, configuration: row.configuration, server: row.server, monitor: null };
-    // A monitor's own server, not just any server of its configuration.
-    const [m] = await db
-        .select({ server: { id: servers.id, name: servers.name } })
-        .from(monitors)
-        .leftJoin(servers, eq(servers.id, monitors.serverId))
-        .where(eq(monitors.id, id));
-    return {
-        field,
-        companyId: row.companyId,
-        configuration: row.configuration,
-        server: m?.server ?? null,
-        monitor: row.monitor,
+    const columns = {
+        companyId: configurations.companyId,
+        configuration: { id: configurations.id, name: configurations.name },
     };
+    const inCompany = (cond: SQL) => and(cond, inScope(configurations.companyId, scope));
+    const [row] =
+        field === 'monitor_id'
+            ? await db
+                  .select({
+                      ...columns,
+                      server: { id: servers.id, name: servers.name },
+                      monitor: { id: monitors.id, name: monitors.name },
+                  })
+                  .from(monitors)
+                  .innerJoin(configurations, eq(configurations.id, monitors.configurationId))
+                  .leftJoin(servers, eq(servers.id, monitors.serverId))
+                  .where(inCompany(where))
+            : field === 'server_id'
+              ? await db
+                    .select({ ...columns, server: { id: servers.id, name: servers.name }, monitor: sql<null>`null` })
+                    .from(servers)
+                    .innerJoin(configurations, eq(configurations.id, servers.configurationId))
+                    .where(inCompany(where))
+              : await db
+                    .select({ ...columns, server: sql<null>`null`, monitor: sql<null>`null` })
+                    .from(configurations)
+                    .where(inCompany(where));
+    if (!row) throw new ApiError(404, `${WHAT[field]} not found`, { [field]: `${WHAT[field]} not found` });
+    return { field, ...row };
 }
 
 /** `monitor "Block production"`, for audit sentences. */
