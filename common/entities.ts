@@ -85,6 +85,12 @@ export interface Monitor {
     last_check: string | null;
     /** On the failed-monitors answer, beside the spec's fields: the chain halt this monitor's alert is part of. */
     chain_halt?: ChainHaltRef;
+    /**
+     * Beside the spec's fields, on the monitor endpoints: while a silence or maintenance window holds this monitor's
+     * alerts back, when that ends and why; absent otherwise.
+     */
+    silenced_until?: string;
+    silence_reason?: string;
 }
 
 /** One chain halt as the engine groups it: every monitor of the halt carries the same id. */

@@ -23,6 +23,7 @@ import { registerInputLimits } from './input-limits';
 import { createLogger } from './logger';
 import { LogHub } from './logs/hub';
 import { OutboxDispatcher } from './notify/outbox';
+import { ActiveSilences } from './silences/active';
 import { registerOpenApi } from './openapi';
 import { registerRoutes } from './routes';
 import { registerSecurityHeaders } from './security-headers';
@@ -63,6 +64,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         engine: null,
         outbox: null,
         watchdog: null as unknown as Watchdog,
+        silences: new ActiveSilences(database.db),
         http,
         egress: new EgressPolicies(database.db),
         chains: new ChainDirectory(
@@ -81,6 +83,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     // One hook, so the engine stops (and flushes) before the database closes.
     app.addHook('onClose', async () => {
         ctx.watchdog.stop();
+        ctx.silences.stop();
         await ctx.engine?.stop();
         await ctx.outbox?.stop();
         stopMaintenance();
@@ -113,6 +116,10 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         const sealed = await sealStoredCredentials(ctx.db, ctx.keys.secretsAtRest);
         if (sealed > 0) app.log.info(`Encrypted the passwords of ${sealed} target addresses saved in clear`);
         await app.ready();
+        await ctx.silences.start(ctx.events, (err) => {
+            if (!ctx.dbHealth.failed(err, 'the silences'))
+                app.log.warn(`Reading silences failed: ${(err as Error).message}`);
+        });
         if (config.engineEnabled) {
             ctx.engine = new Engine(ctx, app.log);
             await ctx.engine.start();

@@ -9,6 +9,7 @@ import type { EgressPolicies } from './egress-policies';
 import type { EventBus } from './events';
 import type { LogHub } from './logs/hub';
 import type { OutboxDispatcher } from './notify/outbox';
+import type { ActiveSilences } from './silences/active';
 
 /** What every route and background part of the app shares; decorated on the Fastify instance as `ctx`. */
 export interface AppContext {
@@ -29,6 +30,8 @@ export interface AppContext {
     outbox: OutboxDispatcher | null;
     /** Whether the engine checks on time and the outbox drains; sends the heartbeat. */
     watchdog: Watchdog;
+    /** Silences and maintenance windows on now or later, by what they cover (server/silences/active.ts). */
+    silences: ActiveSilences;
     keys: { accessToken: Uint8Array; secretsAtRest: Uint8Array };
 }
 

@@ -29,6 +29,11 @@ export const EVENT_NAMES = [
     'NOTIFICATION_SENT',
     'API_TOKEN_CREATED',
     'API_TOKEN_DELETED',
+    'SILENCE_CREATED',
+    'SILENCE_ENDED',
+    'MAINTENANCE_WINDOW_CREATED',
+    'MAINTENANCE_WINDOW_UPDATED',
+    'MAINTENANCE_WINDOW_DELETED',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

@@ -20,6 +20,7 @@ import { loadTargets, targetsFingerprint } from './targets';
 import { INITIAL_ALERT_STATE, transition } from './transitions';
 import { QUOTA_DEFAULTS } from '../../common/company-quota';
 import { UpgradeHolds } from './upgrade-hold';
+import { hush } from '../silences/hush';
 
 export interface EngineOptions {
     /**
@@ -258,6 +259,12 @@ export class Engine {
             );
             next = this.chainHalts.adjust(target, reading, judged.verdict, grace, prev.alert, next, now);
         }
+        // Silences and maintenance windows hold messages back; the check, its health and its audit trail go on.
+        const cover = this.ctx.silences.coverOf(
+            { id, serverId: target.server?.id ?? null, configurationId: target.configuration.id },
+            now
+        );
+        next = hush(id, prev.alert, next, judged.verdict.message ?? null, cover, now);
         const state: PersistedState = { alert: next.state, memory: judged.memory };
         this.states.set(id, state);
         const failed = judged.verdict.level === 'error';

@@ -1,6 +1,7 @@
 import { formatDuration } from '../../common/duration';
 import type { Verdict } from './check';
 import type { NotificationKind } from '../notify/record';
+import type { Hush } from '../silences/hush';
 
 /**
  * The alert state of one monitor, kept apart from its health (Grafana keeps rule health and instance state apart
@@ -45,6 +46,8 @@ export interface AlertState {
     chain?: ChainIncident;
     /** The chain halt this monitor ended, so that a restart does not end it a second time. */
     chainEnded?: { id: string; at: number };
+    /** A silence held this monitor's messages back (server/silences/hush.ts). */
+    silenced?: Hush;
 }
 
 export interface ChainIncident {

@@ -22,6 +22,7 @@ import {
     updateLink,
 } from '../repositories/configurations';
 import { listMonitors } from '../repositories/monitors';
+import { markSilenced } from '../silences/mark';
 import { targetCompany } from '../repositories/scope';
 import { listServers } from '../repositories/servers';
 import { validatorCard } from '../repositories/validator-card';
@@ -130,7 +131,7 @@ export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
     });
     app.get('/api/configurations/:id/monitors', { schema: { params: idParams } }, async (req) => {
         await findConfiguration(db, scope(req), req.params.id);
-        return listMonitors(db, scope(req), eq(configurations.id, req.params.id));
+        return markSilenced(app.ctx.silences, await listMonitors(db, scope(req), eq(configurations.id, req.params.id)));
     });
     app.post('/api/configurations', { ...writer, schema: { body: configurationBody } }, async (req, reply) => {
         const companyId = await targetCompany(db, req.actor, req.body.company_id);

@@ -14,6 +14,7 @@ import { notificationChannelRoutes } from './notification-channels';
 import { prometheusRoutes } from './prometheus';
 import { serverRoutes } from './servers';
 import { serviceRoutes } from './services';
+import { silenceRoutes } from './silences';
 import { userRoutes } from './users';
 
 /** Every API plugin, one line each. */
@@ -34,4 +35,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
     await app.register(prometheusRoutes);
     await app.register(configAsCodeRoutes);
     await app.register(apiTokenRoutes);
+    await app.register(silenceRoutes);
 }

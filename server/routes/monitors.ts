@@ -17,6 +17,7 @@ import {
 } from '../repositories/monitors';
 import { chainHaltsOf } from '../repositories/chain-halts';
 import { withWarnings } from '../services/monitor-warnings';
+import { markSilenced } from '../silences/mark';
 import { assertTargetAllowed, enabledFlag, nameField, optionalRefId, refId } from './fields';
 import { type Change, mutate, sentence } from './mutate';
 import { idParams, readOnlyFields } from './schemas';
@@ -115,17 +116,21 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
             db,
             failed.map((m) => m.id)
         );
-        return failed.map((m) => {
-            const halt = halts.get(m.id);
-            return halt ? { ...m, chain_halt: halt } : m;
-        });
+        return markSilenced(
+            app.ctx.silences,
+            failed.map((m) => {
+                const halt = halts.get(m.id);
+                return halt ? { ...m, chain_halt: halt } : m;
+            })
+        );
     });
     app.get('/api/monitors/warnings', { config: { cacheAnswer: true } }, async (req) =>
-        listByHealth(db, scope(req), 'warnings')
+        markSilenced(app.ctx.silences, await listByHealth(db, scope(req), 'warnings'))
     );
-    app.get('/api/monitors/:id', { schema: { params: idParams } }, async (req) =>
-        getMonitor(db, scope(req), req.params.id)
-    );
+    app.get('/api/monitors/:id', { schema: { params: idParams } }, async (req) => {
+        const [monitor] = markSilenced(app.ctx.silences, [await getMonitor(db, scope(req), req.params.id)]);
+        return monitor;
+    });
     app.post('/api/monitors', { ...writer, schema: { body: monitorBody } }, async (req, reply) => {
         const created = await mutate(app, req, async (tx) => {
             const w = await createMonitor(tx, scope(req), sealSettings(key, fields(req.body), null));

@@ -7,6 +7,7 @@ import { requireWriter } from '../auth/guard';
 import { servers } from '../db/schema';
 import { listQuerySchema, pageOf, toListQuery } from '../list-query';
 import { listMonitors } from '../repositories/monitors';
+import { markSilenced } from '../silences/mark';
 import {
     createServer,
     deleteServer,
@@ -80,7 +81,7 @@ export const serverRoutes: FastifyPluginAsyncZod = async (app) => {
     );
     app.get('/api/servers/:id/monitors', { schema: { params: idParams } }, async (req) => {
         await findServer(db, scope(req), req.params.id);
-        return listMonitors(db, scope(req), eq(servers.id, req.params.id));
+        return markSilenced(app.ctx.silences, await listMonitors(db, scope(req), eq(servers.id, req.params.id)));
     });
     app.get('/api/servers/:id/services', { schema: { params: idParams } }, async (req) =>
         listServerServices(db, scope(req), req.params.id)

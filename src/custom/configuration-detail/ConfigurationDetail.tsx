@@ -15,6 +15,7 @@ import { ConfigurationHeader } from './ConfigurationHeader';
 import { MonitorsCard } from './MonitorsCard';
 import { NotificationChannelsPanel } from './NotificationChannelsPanel';
 import { ServersCard } from './ServersCard';
+import { SilencesPanel } from '../silences/SilencesPanel';
 import { ValidatorCard } from './ValidatorCard';
 
 const ALL = { pagination: { page: 1, perPage: 1000 }, sort: { field: 'name', order: 'ASC' as const } };
@@ -110,6 +111,14 @@ export const ConfigurationDetail = () => {
                         servers={serverList}
                         canWrite={canWrite}
                         onChanged={refreshAll}
+                    />
+                </Grid>
+                <Grid size={12}>
+                    <SilencesPanel
+                        configurationId={configuration.id}
+                        configurationName={configuration.name}
+                        servers={serverList}
+                        canWrite={canWrite}
                     />
                 </Grid>
                 <Grid size={12}>

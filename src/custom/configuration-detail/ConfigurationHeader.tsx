@@ -5,6 +5,7 @@ import { Box, Card, CardContent, Chip, IconButton, Stack, Tooltip, Typography } 
 import type { Configuration, Monitor } from '../../../common/entities';
 import { HealthBadge } from '../../resources/monitors/HealthBadge';
 import { Uptime30d } from '../history/Uptime30d';
+import { SilenceButton } from '../silences/SilenceButton';
 
 export interface ConfigurationHeaderProps {
     configuration: Configuration;
@@ -15,7 +16,7 @@ export interface ConfigurationHeaderProps {
     onDelete?: () => void;
 }
 
-/** Name, chain, server and monitor counts, enabled indicator, health badge, 30-day uptime, edit and delete. */
+/** Name, chain, server and monitor counts, enabled indicator, health badge, 30-day uptime, edit, delete and Silence. */
 export const ConfigurationHeader = ({
     configuration,
     serverCount,
@@ -52,24 +53,23 @@ export const ConfigurationHeader = ({
                 </Stack>
                 <Uptime30d record={configuration} sx={{ mt: 1 }} />
             </Box>
-            {(onEdit || onDelete) && (
-                <Box>
-                    {onEdit && (
-                        <Tooltip title="Edit">
-                            <IconButton aria-label="Edit configuration" onClick={onEdit}>
-                                <EditIcon />
-                            </IconButton>
-                        </Tooltip>
-                    )}
-                    {onDelete && (
-                        <Tooltip title="Delete">
-                            <IconButton aria-label="Delete configuration" color="error" onClick={onDelete}>
-                                <DeleteIcon />
-                            </IconButton>
-                        </Tooltip>
-                    )}
-                </Box>
-            )}
+            <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+                <SilenceButton target={{ configuration_id: configuration.id }} name={configuration.name} />
+                {onEdit && (
+                    <Tooltip title="Edit">
+                        <IconButton aria-label="Edit configuration" onClick={onEdit}>
+                            <EditIcon />
+                        </IconButton>
+                    </Tooltip>
+                )}
+                {onDelete && (
+                    <Tooltip title="Delete">
+                        <IconButton aria-label="Delete configuration" color="error" onClick={onDelete}>
+                            <DeleteIcon />
+                        </IconButton>
+                    </Tooltip>
+                )}
+            </Box>
         </CardContent>
     </Card>
 );

@@ -10,6 +10,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import type { NotificationChannel } from '../../../common/entities';
 import { deliveryFailure } from '../../resources/notification-channels/NotificationChannelCard';
 import { LoadingScreen } from '../layout/LoadingScreen';
+import { UpcomingWindowsCard } from '../silences/UpcomingWindowsCard';
 import { DatabaseBanner } from './DatabaseBanner';
 import { MonitorIssuesTable } from './MonitorIssuesTable';
 import { StatCard } from './StatCard';
@@ -27,6 +28,7 @@ export const Dashboard = () => {
             <DatabaseBanner />
             {!isPending && serverCount === 0 && <FirstRunHint />}
             <FailingChannels channels={failingChannels} />
+            <UpcomingWindowsCard />
             <Grid container spacing={2} sx={{ mb: 3 }}>
                 <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
                     <StatCard

@@ -20,6 +20,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { monitorHealth } from '../../../common/health';
 import type { Monitor } from '../../../common/entities';
 import { Uptime30d } from '../history/Uptime30d';
+import { SilencedChip } from '../silences/SilencedChip';
 import { formatDateTime } from '../ui/format';
 
 export interface MonitorIssuesTableProps {
@@ -117,7 +118,7 @@ const IssueRow = ({ monitor }: { monitor: Monitor }) => {
     return (
         <TableRow key={monitor.id}>
             <TableCell>
-                <Chip size="small" label={chip.label} color={chip.color} />
+                <Chip size="small" label={chip.label} color={chip.color} /> <SilencedChip monitor={monitor} />
             </TableCell>
             <TableCell>
                 {monitor.configuration ? (

@@ -19,6 +19,8 @@ import { formatDateTime } from '../ui/format';
 import { retryUnlessClientError } from '../ui/retry';
 import { MonitorEditButton } from './MonitorEditButton';
 import { MonitorSettings } from './MonitorSettings';
+import { SilenceButton } from '../silences/SilenceButton';
+import { SilencedChip } from '../silences/SilencedChip';
 
 const Detail = ({ label, children }: { label: string; children: ReactNode }) => (
     <Typography>
@@ -74,8 +76,14 @@ export const MonitorPage = () => {
                     </Typography>
                     <MonitorHealthChip monitor={monitor} />
                     <ActiveChip active={monitor.is_enabled} />
+                    <SilencedChip monitor={monitor} />
                 </Stack>
-                <Stack direction="row" spacing={1}>
+                <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+                    <SilenceButton
+                        target={{ monitor_id: monitor.id }}
+                        name={monitor.name}
+                        onSilenced={() => refetch()}
+                    />
                     {canEdit && <MonitorEditButton monitor={monitor} onSaved={onSaved} />}
                     {canDelete && (
                         <Button

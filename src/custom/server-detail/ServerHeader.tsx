@@ -5,6 +5,7 @@ import { Box, Button, Card, CardContent, Chip, Link, Stack, Typography } from '@
 
 import type { Monitor, Server } from '../../../common/entities';
 import { HealthBadge } from '../../resources/monitors/HealthBadge';
+import { SilenceButton } from '../silences/SilenceButton';
 
 export interface ServerHeaderProps {
     server: Server;
@@ -47,7 +48,8 @@ export const ServerHeader = ({ server, monitors, onEdit }: ServerHeaderProps) =>
                     </Link>
                 </Stack>
             </Box>
-            <Stack direction="row" spacing={1}>
+            <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+                <SilenceButton target={{ server_id: server.id }} name={server.name} />
                 <Button variant="outlined" startIcon={<MonitorHeartIcon />} href="#server-monitors">
                     View Monitors
                 </Button>

@@ -7,6 +7,7 @@ import { MONITOR_TYPE_LABELS } from '../../../common/monitor-types';
 import { Uptime30d } from '../../custom/history/Uptime30d';
 import { ActiveChip } from '../../custom/ui/ActiveChip';
 import { formatDateTime } from '../../custom/ui/format';
+import { SilencedChip } from '../../custom/silences/SilencedChip';
 import { MonitorHealthChip } from './HealthBadge';
 
 export interface MonitorTableProps {
@@ -61,7 +62,7 @@ export const MonitorTable = ({
                         <TableCell>{MONITOR_TYPE_LABELS[monitor.type] ?? monitor.type}</TableCell>
                         <TableCell>{serverName(monitor, servers)}</TableCell>
                         <TableCell>
-                            <MonitorHealthChip monitor={monitor} />
+                            <MonitorHealthChip monitor={monitor} /> <SilencedChip monitor={monitor} />
                         </TableCell>
                         <TableCell>
                             <ActiveChip active={monitor.is_enabled} />

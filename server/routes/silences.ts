@@ -1,0 +1,58 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { companyScope } from '../auth/actor';
+import { requireWriter } from '../auth/guard';
+import { listQuerySchema, pageOf, toListQuery } from '../list-query';
+import { createSilence, endSilence, listSilences, silenceBody } from '../silences/silences';
+import { createWindow, deleteWindow, listWindows, updateWindow, windowBody } from '../silences/windows';
+import type { By } from '../silences/write';
+import { idParams } from './schemas';
+
+const by = (req: FastifyRequest): By => ({ name: req.actor.username, userId: req.actor.id, ip: req.ip });
+
+/**
+ * Silences (`/api/silences`: list the active and upcoming, create, DELETE ends one now) and maintenance windows
+ * (`/api/maintenance-windows`: list, create, update, delete). Reads for every member of the company, writes for
+ * admins; lists answer `{results}` (with Content-Range when a range is asked for).
+ */
+export const silenceRoutes: FastifyPluginAsyncZod = async (app) => {
+    const ctx = app.ctx;
+    const scope = (req: FastifyRequest) => companyScope(req.actor);
+    const writer = { onRequest: requireWriter };
+
+    app.get('/api/silences', { schema: { querystring: listQuerySchema } }, async (req, reply) => {
+        const page = pageOf(await listSilences(ctx.db, scope(req)), toListQuery(req.query), 'silences', {
+            id: (s) => s.id,
+            starts_at: (s) => s.starts_at,
+            ends_at: (s) => s.ends_at,
+        });
+        if (page.contentRange) reply.header('Content-Range', page.contentRange);
+        return { results: page.rows };
+    });
+    app.post('/api/silences', { ...writer, schema: { body: silenceBody } }, async (req, reply) =>
+        reply.status(201).send(await createSilence(ctx, scope(req), req.body, by(req)))
+    );
+    app.delete('/api/silences/:id', { ...writer, schema: { params: idParams } }, async (req) =>
+        endSilence(ctx, scope(req), req.params.id, by(req))
+    );
+
+    app.get('/api/maintenance-windows', { schema: { querystring: listQuerySchema } }, async (req, reply) => {
+        const page = pageOf(await listWindows(ctx.db, scope(req)), toListQuery(req.query), 'maintenance-windows', {
+            id: (w) => w.id,
+            next_starts_at: (w) => w.next_starts_at,
+        });
+        if (page.contentRange) reply.header('Content-Range', page.contentRange);
+        return { results: page.rows };
+    });
+    app.post('/api/maintenance-windows', { ...writer, schema: { body: windowBody } }, async (req, reply) =>
+        reply.status(201).send(await createWindow(ctx, scope(req), req.body, by(req)))
+    );
+    app.put(
+        '/api/maintenance-windows/:id',
+        { ...writer, schema: { params: idParams, body: windowBody } },
+        async (req) => updateWindow(ctx, scope(req), req.params.id, req.body, by(req))
+    );
+    app.delete('/api/maintenance-windows/:id', { ...writer, schema: { params: idParams } }, async (req) =>
+        deleteWindow(ctx, scope(req), req.params.id, by(req))
+    );
+};
