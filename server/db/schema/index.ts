@@ -10,4 +10,5 @@ export * from './outbox';
 export * from './refresh-tokens';
 export * from './servers';
 export * from './services';
+export * from './telegram-updates';
 export * from './users';

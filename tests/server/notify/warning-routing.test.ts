@@ -54,10 +54,10 @@ describe('routes', () => {
 
 describe('rendering a warning and its clear', () => {
     it('telegram: its own headings, user text escaped', () => {
-        const text = CHANNELS.telegram.render(warning) as string;
+        const { text } = CHANNELS.telegram.render(warning) as { text: string };
         expect(text.split('\n')[0]).toBe('⚠️ <b>WARNING</b> Disk &lt;root&gt;');
         expect(text).toContain('Problem: node_exporter answered HTTP 503');
-        const clear = CHANNELS.telegram.render(cleared) as string;
+        const { text: clear } = CHANNELS.telegram.render(cleared) as { text: string };
         expect(clear.split('\n')[0]).toBe('✅ <b>WARNING CLEARED</b> Disk &lt;root&gt;');
         expect(clear).toContain('Was in Warning for 5 min, since 2026-11-24 04:00:00 UTC');
     });
