@@ -124,7 +124,9 @@ export async function getUpdates(
         timeoutMs: (timeoutSeconds + 10) * 1000,
         signal,
     });
-    return Array.isArray(result) ? (result as Update[]) : [];
+    // Anything but a list is a server that does not serve getUpdates: a failure, so that polling backs off.
+    if (!Array.isArray(result)) throw new TelegramError(502, 'Telegram answered getUpdates without a list of updates');
+    return result as Update[];
 }
 
 export async function answerCallbackQuery(
