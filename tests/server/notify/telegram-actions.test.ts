@@ -209,3 +209,21 @@ it('a bot with a webhook set is reported once, on its channel, with the fix', as
     await new Promise((r) => setTimeout(r, 300));
     expect((await reported()).map((a) => a.message)).toEqual([`Notification channel "Hooked chat": ${WEBHOOK_SET}`]);
 });
+
+it('bad action settings answer 400 naming the field', async () => {
+    const bad = async (config: object) =>
+        w.call('POST', '/api/notification-channels', w.admin.access, {
+            name: 'bad',
+            type: 'telegram',
+            configuration_object: { bot_token: TOKEN, chat_id: CHAT, ...config },
+            is_enabled: true,
+        });
+    const users = await bad({ allowed_user_ids: '111, @bob' });
+    expect(users.statusCode).toBe(400);
+    expect(users.json().errors.allowed_user_ids).toBe(
+        'Allowed user IDs must be Telegram user ids (numbers) separated by commas'
+    );
+    const allow = await bad({ allow_actions: 'maybe' });
+    expect(allow.statusCode).toBe(400);
+    expect(allow.json().errors.allow_actions).toBe('Allow Actions (allow_actions) must be true or false');
+});
