@@ -11,16 +11,17 @@ export interface ChannelField {
     label: string;
     /**
      * text: one trimmed line; number: a whole number; select: one of `choices`; map: an object of string values,
-     * entered as JSON text.
+     * entered as JSON text; boolean: a switch, stored only when it differs from its default (so that objects saved
+     * before it, and the spec's Telegram object, read the same).
      */
-    kind: 'text' | 'number' | 'select' | 'map';
+    kind: 'text' | 'number' | 'select' | 'map' | 'boolean';
     required: boolean;
     secret?: boolean;
     /** The message when a required setting is missing. */
     requiredMessage?: string;
     helperText?: string;
     choices?: readonly string[];
-    default?: string | number;
+    default?: string | number | boolean;
     /** Shown as a multi-line input. */
     multiline?: boolean;
 }
@@ -53,6 +54,22 @@ export const CHANNEL_CATALOGUE: Record<ChannelType, ChannelTypeInfo> = {
                 requiredMessage: 'Please enter a chat ID!',
             },
             { key: 'topic_id', label: 'Topic ID (topic_id)', kind: 'text', required: false, helperText: 'Optional' },
+            {
+                key: 'allow_actions',
+                label: 'Allow Actions (allow_actions)',
+                kind: 'boolean',
+                required: false,
+                default: true,
+                helperText: 'Alert messages carry Acknowledge and Silence 1 h buttons',
+            },
+            {
+                key: 'allowed_user_ids',
+                label: 'Allowed User IDs (allowed_user_ids)',
+                kind: 'text',
+                required: false,
+                helperText:
+                    'Optional: Telegram user ids, separated by commas, who may use the buttons (else anyone in the chat)',
+            },
         ],
     },
     discord: {

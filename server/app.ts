@@ -24,6 +24,7 @@ import { createLogger } from './logger';
 import { LogHub } from './logs/hub';
 import { OutboxDispatcher } from './notify/outbox';
 import { ActiveSilences } from './silences/active';
+import { TelegramPollers } from './notify/telegram/poller';
 import { registerOpenApi } from './openapi';
 import { registerRoutes } from './routes';
 import { registerSecurityHeaders } from './security-headers';
@@ -63,6 +64,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         logHub,
         engine: null,
         outbox: null,
+        telegramPollers: null,
         watchdog: null as unknown as Watchdog,
         silences: new ActiveSilences(database.db),
         http,
@@ -86,6 +88,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         ctx.silences.stop();
         await ctx.engine?.stop();
         await ctx.outbox?.stop();
+        await ctx.telegramPollers?.stop();
         stopMaintenance();
         ctx.dbHealth.stop();
         await database.close();
@@ -125,6 +128,9 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
             await ctx.engine.start();
             ctx.outbox = new OutboxDispatcher(ctx, app.log);
             ctx.outbox.start();
+            // Acting on presses (acknowledge, silence) is injected once incidents and silences exist (issue 12).
+            ctx.telegramPollers = new TelegramPollers(ctx, app.log);
+            ctx.telegramPollers.start();
             ctx.watchdog.start();
         }
         return { app, firstAdmin };

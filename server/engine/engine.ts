@@ -17,7 +17,7 @@ import { ResultWriter } from './results';
 import { Scheduler } from './scheduler';
 import type { MonitorTarget } from './targets';
 import { loadTargets, targetsFingerprint } from './targets';
-import { INITIAL_ALERT_STATE, transition } from './transitions';
+import { INITIAL_ALERT_STATE, keepSentWarning, transition } from './transitions';
 import { QUOTA_DEFAULTS } from '../../common/company-quota';
 import { UpgradeHolds } from './upgrade-hold';
 import { hush } from '../silences/hush';
@@ -240,10 +240,13 @@ export class Engine {
             };
         }
         let next = transition(prev.alert, judged.verdict, check.alertSleepMinutes(target.settings), now, randomUUID);
-        if (judged.notice && !next.notification) {
+        if (judged.notice && (!next.notification || next.notification.kind === 'warning')) {
+            // The notice tells every link of the plan the warning is about, so it stands for that warning (same id,
+            // and the warning's clear still follows).
+            const incidentId = next.notification?.incidentId ?? randomUUID();
             next = {
                 ...next,
-                notification: { kind: 'upgrade-notice', incidentId: randomUUID(), since: now, message: judged.notice },
+                notification: { kind: 'upgrade-notice', incidentId, since: now, message: judged.notice },
             };
         }
         if (target.type === 'upgradeWatch' && reading.ok) {
@@ -265,6 +268,7 @@ export class Engine {
             now
         );
         next = hush(id, prev.alert, next, judged.verdict.message ?? null, cover, now);
+        next = keepSentWarning(prev.alert, next);
         const state: PersistedState = { alert: next.state, memory: judged.memory };
         this.states.set(id, state);
         const failed = judged.verdict.level === 'error';

@@ -9,12 +9,13 @@ import type { Hush } from '../silences/hush';
  *
  *   state     verdict   → next      sends
  *   Normal    ok        → Normal    —
- *   Normal    warning   → Pending   —            (warnings are shown, never sent)
+ *   Normal    warning   → Pending   warning      (routed only to links with min_severity warning; held, see below)
  *   Normal    error     → Alerting  alert        (→ Flapping with a flapping message instead, when this is the
  *                                                  second time it entered Error within 15 min)
- *   Pending   ok        → Normal    —
- *   Pending   warning   → Pending   —
- *   Pending   error     → Alerting  alert        (or → Flapping, as from Normal)
+ *   Pending   ok        → Normal    warning-cleared, when its warning was sent
+ *   Pending   warning   → Pending   —            (warning, when it was held back and the hold is over)
+ *   Pending   error     → Alerting  alert        (or → Flapping, as from Normal; the alert's recovery ends the
+ *                                                  warning too, so no warning-cleared follows)
  *   Alerting  error     → Alerting  reminder, when alert_sleep_duration_minutes passed since the last message
  *   Alerting  warning   → Alerting  —            (the incident stays open: no recovery/alert ping-pong)
  *   Alerting  ok        → Normal    recovery, naming how long the incident lasted
@@ -25,6 +26,12 @@ import type { Hush } from '../silences/hush';
  *
  * A target that goes up and down on every check thus sends alert, recovery and one flapping message in its
  * first hour, instead of an alert and a recovery per check that teach operators to mute the channel.
+ *
+ * Warnings are never reminded of. A warning is announced at most once per WARNING_HOLD_MS: one entered sooner after
+ * the last announced one stays silent (and so does its end), and is announced once the hold is over if it is still
+ * there. A monitor toggling between ok and warning on every check thus sends a warning and its clear twice an hour,
+ * while a warning that comes back to stay is still told, at most 30 min late. A warning within an open Error
+ * incident or a flapping episode sends nothing: that incident stays open as it is.
  */
 export type AlertStatus = 'normal' | 'pending' | 'alerting' | 'flapping';
 
@@ -48,6 +55,10 @@ export interface AlertState {
     chainEnded?: { id: string; at: number };
     /** A silence held this monitor's messages back (server/silences/hush.ts). */
     silenced?: Hush;
+    /** While Pending: the warning that was sent, which its clear names (absent when it was held back). */
+    warning?: { id: string; since: number };
+    /** When a warning was last sent, for the hold between two of them. */
+    warnedAt?: number;
 }
 
 export interface ChainIncident {
@@ -100,6 +111,8 @@ const FLAP_OPENINGS = 2;
 /** Flapping ends once the verdict has not crossed between Error and not Error for this long. */
 export const FLAP_STABLE_MS = 15 * 60_000;
 const FLAP_REMINDER_MINUTES = 60;
+/** At most one warning is sent per this long (see the table above). */
+export const WARNING_HOLD_MS = 30 * 60_000;
 
 export function transition(
     prev: AlertState,
@@ -114,7 +127,7 @@ export function transition(
     const openedAt = (prev.openedAt ?? []).filter((t) => nowMs - t < FLAP_WINDOW_MS);
     if (failing && !wasFailing) openedAt.push(nowMs);
     const changedAt = crossed ? nowMs : (prev.changedAt ?? prev.since ?? nowMs);
-    const history = { openedAt, changedAt };
+    const history = { openedAt, changedAt, ...(prev.warnedAt !== undefined ? { warnedAt: prev.warnedAt } : {}) };
     if (prev.status === 'flapping') return flappingStep(prev, verdict, alertSleepMinutes, nowMs, history, crossed);
 
     if (prev.status !== 'alerting') {
@@ -148,7 +161,7 @@ export function transition(
                 : status === 'pending'
                   ? `Warning: ${verdict.message ?? 'no message'}`
                   : 'Back to Healthy';
-        return { state: { ...INITIAL_ALERT_STATE, status, ...history }, notification: null, change };
+        return { ...warningStep(prev, verdict, nowMs, history, newIncidentId), change };
     }
     const since = prev.since ?? nowMs;
     const incidentId = prev.incidentId ?? newIncidentId();
@@ -171,6 +184,43 @@ export function transition(
         notification: due ? { kind: 'reminder', incidentId, since, message: verdict.message } : null,
         change: null,
     };
+}
+
+/** Between Normal and Pending: sends a warning on entering Pending, unless held, and its clear on leaving. */
+function warningStep(
+    prev: AlertState,
+    verdict: Verdict,
+    nowMs: number,
+    history: { openedAt: number[]; changedAt: number; warnedAt?: number },
+    newIncidentId: () => string
+): Omit<Transition, 'change'> {
+    const sent = prev.status === 'pending' ? prev.warning : undefined;
+    if (verdict.level !== 'warning') {
+        const state = { ...INITIAL_ALERT_STATE, ...history };
+        if (!sent) return { state, notification: null };
+        const durationMs = nowMs - sent.since;
+        const cleared = { kind: 'warning-cleared', incidentId: sent.id, since: sent.since, durationMs } as const;
+        return { state, notification: { ...cleared, message: verdict.message } };
+    }
+    const pending = { ...INITIAL_ALERT_STATE, status: 'pending' as const, ...history };
+    if (sent) return { state: { ...pending, warning: sent }, notification: null };
+    if (history.warnedAt !== undefined && nowMs - history.warnedAt < WARNING_HOLD_MS)
+        return { state: pending, notification: null };
+    const warning = { id: newIncidentId(), since: nowMs };
+    return {
+        state: { ...pending, warning, warnedAt: nowMs },
+        notification: { kind: 'warning', incidentId: warning.id, since: nowMs, message: verdict.message },
+    };
+}
+
+/**
+ * A warning counts as sent only when its notification leaves: when a later step (a chain halt, a silence) drops or
+ * replaces it by one about something else, the state forgets it, so no clear follows a warning nobody heard of.
+ */
+export function keepSentWarning(prev: AlertState, next: Transition): Transition {
+    const warning = next.state.warning;
+    if (!warning || warning.id === prev.warning?.id || next.notification?.incidentId === warning.id) return next;
+    return { ...next, state: { ...next.state, warning: undefined, warnedAt: prev.warnedAt } };
 }
 
 /** Holds messages back while the verdict keeps crossing; every crossing still goes to the audit trail. */

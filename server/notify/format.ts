@@ -19,6 +19,13 @@ const HEADINGS: Record<Notification['kind'], string> = {
     'chain-resumed': '✅ <b>CHAIN RESUMED</b>',
     'upgrade-notice': '📅 <b>UPGRADE SCHEDULED</b>',
     'upgrade-height': '⏸️ <b>UPGRADE HEIGHT REACHED</b>',
+    warning: '⚠️ <b>WARNING</b>',
+    'warning-cleared': '✅ <b>WARNING CLEARED</b>',
+};
+
+const WAS: Partial<Record<Notification['kind'], string>> = {
+    'chain-resumed': 'Was stalled',
+    'warning-cleared': 'Was in Warning',
 };
 
 const isChain = (n: Notification) =>
@@ -37,8 +44,8 @@ export function formatNotification(target: NotificationSubject, n: Notification,
         `Server: ${target.server ? escapeHtml(target.server.name) : '—'}`,
         `Monitor: ${escapeHtml(target.name)} (${target.type})`,
     ];
-    if (n.kind === 'recovery' || n.kind === 'chain-resumed') {
-        const was = n.kind === 'chain-resumed' ? 'Was stalled' : n.flapping ? 'Was flapping' : 'Was down';
+    if (n.kind === 'recovery' || n.kind === 'chain-resumed' || n.kind === 'warning-cleared') {
+        const was = WAS[n.kind] ?? (n.flapping ? 'Was flapping' : 'Was down');
         lines.push(`${was} for ${formatDuration(n.durationMs ?? nowMs - n.since)}, since ${utc(n.since)}`);
         if (n.message) lines.push(`Now: ${escapeHtml(n.message)}`);
     } else {

@@ -12,7 +12,15 @@ export type NotificationKind =
     /** An upgrade plan seen on chain (when first seen, and again an hour before); informs, asks nothing. */
     | 'upgrade-notice'
     /** The chain stopped at a planned upgrade height; block alerts are held for the grace. */
-    | 'upgrade-height';
+    | 'upgrade-height'
+    /** A monitor entered Warning from healthy; sent only where a link asks for warnings (min_severity). */
+    | 'warning'
+    /** That warning ended with the monitor healthy again (not when it turned into an Error alert). */
+    | 'warning-cleared';
+
+/** Warnings and their clears are of severity warning; everything else is sent as critical. */
+export const severityOf = (kind: NotificationKind): 'critical' | 'warning' =>
+    kind === 'warning' || kind === 'warning-cleared' ? 'warning' : 'critical';
 
 /** Where a notification comes from: a monitor of a configuration, on a server or not. */
 export interface NotificationSubject {
@@ -37,7 +45,7 @@ export interface NotificationFacts {
 export interface NotificationRecord extends NotificationFacts {
     /** When it was raised (ms since epoch). */
     at: number;
-    /** Only Error is ever sent today; 'warning' leaves room for the link's min_severity. */
+    /** 'warning' for warnings and their clears (severityOf): only links with min_severity warning get them. */
     severity: 'critical' | 'warning';
     subject: NotificationSubject;
     /**
@@ -65,7 +73,7 @@ export function toRecord(
     subject: NotificationSubject,
     facts: NotificationFacts,
     at: number,
-    severity: NotificationRecord['severity'] = 'critical'
+    severity: NotificationRecord['severity'] = severityOf(facts.kind)
 ): NotificationRecord {
     return {
         kind: facts.kind,

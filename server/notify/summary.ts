@@ -16,6 +16,8 @@ const ICONS: Record<string, string> = {
     'chain-resumed': '✅',
     'upgrade-notice': '📅',
     'upgrade-height': '⏸️',
+    warning: '⚠️',
+    'warning-cleared': '✅',
 };
 
 /**
@@ -54,8 +56,13 @@ export function summaryLine(target: NotificationSubject, n: SummarySource, nowMs
     const where = [target.configuration.name, target.server?.name ?? '—', target.name]
         .map((name) => clipEscaped(name, NAME_MAX))
         .join(' · ');
+    const lasted = formatDuration(n.durationMs ?? nowMs - n.since);
     const what =
-        n.kind === 'recovery' ? `recovered after ${formatDuration(n.durationMs ?? nowMs - n.since)}` : n.message;
+        n.kind === 'recovery'
+            ? `recovered after ${lasted}`
+            : n.kind === 'warning-cleared'
+              ? `warning cleared after ${lasted}`
+              : n.message;
     const id = ` · #${escapeHtml(n.incidentId.slice(0, 8))}`;
     const head = `${lead} ${where}: `;
     const room = Math.max(20, SUMMARY_MAX - head.length - id.length);

@@ -31,6 +31,7 @@ function parseStored(stored: string): Record<string, unknown> {
 const isSetting = (v: unknown): v is ChannelConfig[string] =>
     typeof v === 'string' ||
     typeof v === 'number' ||
+    typeof v === 'boolean' ||
     (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string'));
 
 /** The secret in clear, or null when it cannot be read (missing, or encrypted under another key). */

@@ -15,7 +15,7 @@ export interface Hush {
     owed?: Notification;
 }
 
-/** Kinds a silence holds back; notices of planned upgrades still go out. */
+/** Kinds a silence holds back (warnings too); notices of planned upgrades still go out. */
 const HELD: ReadonlySet<NotificationKind> = new Set([
     'alert',
     'reminder',
@@ -23,6 +23,8 @@ const HELD: ReadonlySet<NotificationKind> = new Set([
     'flapping',
     'chain-stalled',
     'chain-resumed',
+    'warning',
+    'warning-cleared',
 ]);
 const isRecovery = (n: Notification) => n.kind === 'recovery' || n.kind === 'chain-resumed';
 const isOpen = (s: AlertState) => s.status === 'alerting' || s.status === 'flapping';

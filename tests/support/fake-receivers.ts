@@ -112,19 +112,26 @@ export interface Mail {
 export interface FakeSmtp {
     port: number;
     mails: Mail[];
+    /** Every AUTH the server accepted (it accepts any). */
+    logins: { username: string; password: string }[];
     /** When set, every RCPT is refused with this (e.g. 550 "No such user here"). */
     refuseRecipients?: string;
     close(): Promise<void>;
 }
 
-/** A real SMTP server (smtp-server) on a loopback port, without TLS, accepting any login. */
+/** A real SMTP server (smtp-server) on a loopback port, without TLS, accepting (and recording) any login. */
 export async function startSmtp(): Promise<FakeSmtp> {
-    const fake: FakeSmtp = { port: 0, mails: [], close: async () => {} };
+    const fake: FakeSmtp = { port: 0, mails: [], logins: [], close: async () => {} };
     const server = new SMTPServer({
         disabledCommands: ['STARTTLS'],
         authOptional: true,
+        // Loopback only: offering AUTH without TLS lets a test see the credentials a channel logs in with.
+        allowInsecureAuth: true,
         logger: false,
-        onAuth: (_auth, _session, cb) => cb(null, { user: 'ok' }),
+        onAuth: (auth, _session, cb) => {
+            fake.logins.push({ username: auth.username ?? '', password: auth.password ?? '' });
+            cb(null, { user: 'ok' });
+        },
         onRcptTo: (_address, _session, cb) => {
             if (fake.refuseRecipients) {
                 const err = Object.assign(new Error(fake.refuseRecipients), { responseCode: 550 });

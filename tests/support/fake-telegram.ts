@@ -1,13 +1,29 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** A loopback stand-in for the Telegram Bot API: records sendMessage calls and answers as scripted. */
+/**
+ * A loopback stand-in for the Telegram Bot API: records sendMessage calls and answers as scripted, and serves button
+ * presses as Telegram does (getUpdates long-polling with offsets, answerCallbackQuery, editMessageReplyMarkup).
+ */
 export interface SentMessage {
     token: string;
     chat_id: string | number;
     text: string;
     message_thread_id?: number;
     parse_mode?: string;
+    reply_markup?: { inline_keyboard: { text: string; callback_data: string }[][] };
+}
+
+/** A button press to deliver through getUpdates. */
+export interface Press {
+    token: string;
+    chatId: number;
+    /** The chat's @username (without @), for a public chat. */
+    chatUsername?: string;
+    userId: number;
+    username?: string;
+    messageId: number;
+    data: string;
 }
 
 export interface ScriptedReply {
@@ -37,8 +53,32 @@ export interface FakeTelegram {
     script: ScriptedReply[];
     /** Consulted before `script`: a reply for this request (e.g. per token), or undefined to go on as usual. */
     reply?: (message: SentMessage) => ScriptedReply | undefined;
+    /** Queues a button press for the bot's next getUpdates; returns the callback query's id. */
+    press(p: Press): string;
+    /** Tokens whose bot has a webhook set: getUpdates answers 409 as Telegram does. */
+    webhookSet: Set<string>;
+    /** Every getUpdates call: the token and the offset asked for. */
+    polls: { token: string; offset: number }[];
+    /** answerCallbackQuery calls. */
+    answers: { callback_query_id: string; text?: string; show_alert?: boolean }[];
+    /** editMessageReplyMarkup calls. */
+    edits: { chat_id: number; message_id: number; reply_markup?: SentMessage['reply_markup'] }[];
     close(): Promise<void>;
 }
+
+interface Update {
+    update_id: number;
+    callback_query: {
+        id: string;
+        from: { id: number; is_bot: false; first_name: string; username?: string };
+        message: { message_id: number; date: number; chat: { id: number; type: string; username?: string } };
+        chat_instance: string;
+        data: string;
+    };
+}
+
+/** Longest a getUpdates request is held open here, whatever timeout it asks for: tests end quickly. */
+const MAX_HOLD_MS = 2000;
 
 export const tooManyRequests = (retryAfter: number): ScriptedReply => ({
     status: 429,
@@ -58,13 +98,99 @@ export const unauthorized: ScriptedReply = {
 
 export async function startFakeTelegram(): Promise<FakeTelegram> {
     let messageId = 1;
-    const fake: FakeTelegram = { url: '', sent: [], attempts: 0, requests: [], script: [], close: async () => {} };
+    let updateId = 100;
+    const queued = new Map<string, Update[]>();
+    const waiting = new Map<string, (() => void)[]>();
+    const fake: FakeTelegram = {
+        url: '',
+        sent: [],
+        attempts: 0,
+        requests: [],
+        script: [],
+        webhookSet: new Set(),
+        polls: [],
+        answers: [],
+        edits: [],
+        press(p) {
+            const id = `cq-${updateId}`;
+            const update: Update = {
+                update_id: updateId++,
+                callback_query: {
+                    id,
+                    from: { id: p.userId, is_bot: false, first_name: p.username ?? 'Operator', username: p.username },
+                    message: {
+                        message_id: p.messageId,
+                        date: Math.floor(Date.now() / 1000),
+                        chat: { id: p.chatId, type: 'supergroup', username: p.chatUsername },
+                    },
+                    chat_instance: String(p.chatId),
+                    data: p.data,
+                },
+            };
+            queued.set(p.token, [...(queued.get(p.token) ?? []), update]);
+            for (const wake of waiting.get(p.token) ?? []) wake();
+            waiting.delete(p.token);
+            return id;
+        },
+        close: async () => {},
+    };
+    /** getUpdates as Telegram answers it: updates from `offset` on (older ones are confirmed and dropped). */
+    const getUpdates = async (token: string, offset: number, timeoutSeconds: number) => {
+        const pending = () => {
+            const left = (queued.get(token) ?? []).filter((u) => u.update_id >= offset);
+            queued.set(token, left);
+            return left;
+        };
+        if (pending().length === 0 && timeoutSeconds > 0) {
+            await new Promise<void>((resolve) => {
+                const timer = setTimeout(resolve, Math.min(timeoutSeconds * 1000, MAX_HOLD_MS));
+                waiting.set(token, [
+                    ...(waiting.get(token) ?? []),
+                    () => {
+                        clearTimeout(timer);
+                        resolve();
+                    },
+                ]);
+            });
+        }
+        return pending();
+    };
     const server: Server = createServer((req, res) => {
         let raw = '';
         req.on('data', (c: Buffer) => {
             raw += c.toString('utf8');
         });
-        req.on('end', () => {
+        req.on('end', async () => {
+            const method = /^\/bot([^/]+)\/(\w+)$/.exec(req.url ?? '');
+            const json = (status: number, answer: unknown) => {
+                res.writeHead(status, { 'content-type': 'application/json' });
+                res.end(JSON.stringify(answer));
+            };
+            const params = (raw ? JSON.parse(raw) : {}) as Record<string, unknown>;
+            // Button traffic is kept apart from messages: `attempts` and `requests` count messages only.
+            switch (method?.[2]?.toLowerCase()) {
+                case 'getupdates': {
+                    const token = method?.[1] ?? '';
+                    fake.polls.push({ token, offset: Number(params.offset ?? 0) });
+                    if (fake.webhookSet.has(token)) {
+                        return json(409, {
+                            ok: false,
+                            error_code: 409,
+                            description:
+                                "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+                        });
+                    }
+                    const updates = await getUpdates(token, Number(params.offset ?? 0), Number(params.timeout ?? 0));
+                    if (!res.writableEnded && !res.destroyed) json(200, { ok: true, result: updates });
+                    return;
+                }
+                case 'answercallbackquery':
+                    fake.answers.push(params as FakeTelegram['answers'][number]);
+                    return json(200, { ok: true, result: true });
+                case 'editmessagereplymarkup':
+                    fake.edits.push(params as FakeTelegram['edits'][number]);
+                    return json(200, { ok: true, result: { message_id: params.message_id } });
+            }
             fake.attempts++;
             const at = Date.now();
             const match = /^\/bot([^/]+)\/(\w+)$/.exec(req.url ?? '');
@@ -92,6 +218,11 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    fake.close = () => new Promise<void>((r) => server.close(() => r()));
+    fake.close = () =>
+        new Promise<void>((r) => {
+            // Held getUpdates requests would keep the server open.
+            server.closeAllConnections();
+            server.close(() => r());
+        });
     return fake;
 }

@@ -12,4 +12,5 @@ export * from './refresh-tokens';
 export * from './servers';
 export * from './services';
 export * from './silences';
+export * from './telegram-updates';
 export * from './users';

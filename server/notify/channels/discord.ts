@@ -14,6 +14,8 @@ const PATH = /^\/api(\/v\d+)?\/webhooks\/\d{1,20}\/[A-Za-z0-9_-]{1,200}\/?$/;
 const COLOURS: Record<PlainMessage['tone'], number> = {
     bad: 0xe74c3c,
     unsettled: 0xe67e22,
+    // Amber: a warning asks for a look, not for action now.
+    warning: 0xf1c40f,
     good: 0x2ecc71,
     info: 0x3498db,
 };

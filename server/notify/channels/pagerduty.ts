@@ -60,7 +60,8 @@ export const pagerduty: ChannelDefinition<PagerDutyEvent> = {
         // PagerDuty re-notifies on its own: reminders are not sent. Upgrade notices inform and page no one.
         if (record.kind === 'reminder' || record.kind === 'upgrade-notice' || record.kind === 'upgrade-height')
             return null;
-        if (record.kind === 'recovery' || record.kind === 'chain-resumed') {
+        // A warning is its own PagerDuty incident (severity warning, its own id as dedup_key), resolved by its clear.
+        if (record.kind === 'recovery' || record.kind === 'chain-resumed' || record.kind === 'warning-cleared') {
             return { event_action: 'resolve', dedup_key: record.incidentId };
         }
         const m = plainMessage(record);

@@ -5,13 +5,13 @@ import { plain } from './common';
 
 /** A notification as plain text: the heading word, the subject's name, and the body lines of the Telegram text. */
 export interface PlainMessage {
-    /** ALERT, STILL FAILING, RECOVERED, FLAPPING, STILL FLAPPING, CHAIN STALLED, CHAIN RESUMED or TEST. */
+    /** ALERT, STILL FAILING, RECOVERED, FLAPPING, STILL FLAPPING, CHAIN STALLED, CHAIN RESUMED, WARNING, … or TEST. */
     heading: string;
     /** What it is about: the monitor, or the chain for a chain halt. */
     name: string;
     lines: string[];
-    /** good (recovered), bad (failing), unsettled (flapping) or info (test). */
-    tone: 'good' | 'bad' | 'unsettled' | 'info';
+    /** good (recovered, warning cleared), bad (failing), unsettled (flapping), warning or info (test, notices). */
+    tone: 'good' | 'bad' | 'unsettled' | 'warning' | 'info';
 }
 
 const HEADINGS: Record<NotificationRecord['kind'], string> = {
@@ -23,6 +23,8 @@ const HEADINGS: Record<NotificationRecord['kind'], string> = {
     'chain-resumed': 'CHAIN RESUMED',
     'upgrade-notice': 'UPGRADE SCHEDULED',
     'upgrade-height': 'UPGRADE HEIGHT REACHED',
+    warning: 'WARNING',
+    'warning-cleared': 'WARNING CLEARED',
 };
 
 export function plainMessage(record: NotificationRecord | TestRecord): PlainMessage {
@@ -44,13 +46,15 @@ export function plainMessage(record: NotificationRecord | TestRecord): PlainMess
         );
     }
     const tone =
-        record.kind === 'recovery' || record.kind === 'chain-resumed'
+        record.kind === 'recovery' || record.kind === 'chain-resumed' || record.kind === 'warning-cleared'
             ? 'good'
             : record.kind === 'upgrade-notice' || record.kind === 'upgrade-height'
               ? 'info'
-              : record.kind === 'flapping' || record.flapping
-                ? 'unsettled'
-                : 'bad';
+              : record.kind === 'warning'
+                ? 'warning'
+                : record.kind === 'flapping' || record.flapping
+                  ? 'unsettled'
+                  : 'bad';
     return { heading, name: chain ? record.subject.configuration.chain : record.subject.name, lines, tone };
 }
 

@@ -42,6 +42,11 @@ function read(field: ChannelField, raw: unknown): { value?: ChannelSetting; erro
                 ? { value: t }
                 : { error: `${field.label} must be one of ${field.choices?.join(', ')}` };
         }
+        case 'boolean': {
+            if (typeof raw === 'boolean') return { value: raw };
+            if (raw === 'true' || raw === 'false') return { value: raw === 'true' };
+            return { error: `${field.label} must be true or false` };
+        }
         case 'map': {
             const m = asMap(raw);
             if (m === null) return { error: `${field.label} must be a JSON object of text values` };
@@ -78,7 +83,9 @@ export function validateSettings(
     for (const field of fields) {
         const { value, error } = read(field, input[field.key]);
         if (error) errors[field.key] = error;
-        else if (value !== undefined) config[field.key] = value;
+        else if (field.kind === 'boolean') {
+            if (value !== undefined && value !== field.default) config[field.key] = value;
+        } else if (value !== undefined) config[field.key] = value;
         else if (field.default !== undefined) config[field.key] = field.default;
         else if (field.required) errors[field.key] = field.requiredMessage ?? `Please enter ${field.label}!`;
     }

@@ -43,7 +43,8 @@ export const slack: ChannelDefinition<SlackMessage> = {
     destination: (_ctx, config) => new URL(setting(config, 'webhook_url')).origin,
     render(record) {
         const m = plainMessage(record);
-        return message(titleOf(m), m.lines.join('\n'));
+        // Blocks have no colour: the warning tone (amber in Discord) is shown by the sign in its header.
+        return message(`${m.tone === 'warning' ? '⚠️ ' : ''}${titleOf(m)}`, m.lines.join('\n'));
     },
     renderText: (html) => {
         const [first = '', ...rest] = html.split('\n');

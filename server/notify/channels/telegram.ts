@@ -1,15 +1,18 @@
-import { sendMessage, TelegramError } from '../../clients/telegram';
+import { type InlineKeyboard, sendMessage, TelegramError } from '../../clients/telegram';
 import { buildDigest } from '../digest';
 import { escapeHtml, formatNotification, utc } from '../format';
 import { formatDuration } from '../../../common/duration';
 import { probeHttp } from './common';
 import { setting } from './settings';
-import type { ChannelConfig, ChannelDefinition } from './types';
+import { signButton } from '../telegram/callback-data';
+import type { NotificationRecord } from '../record';
+import type { ChannelConfig, ChannelDefinition, NotifyContext } from './types';
 
 // Bot tokens look like `<bot id>:<secret>`; nothing outside this alphabet may reach the URL path they travel in.
 const TOKEN = /^[A-Za-z0-9:_-]{3,256}$/;
 // A numeric chat id (groups are negative) or a public @username.
 const CHAT = /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/;
+const USER_IDS = /^\d{1,20}(\s*,\s*\d{1,20}){0,49}$/;
 
 function check(config: ChannelConfig): Record<string, string> {
     const errors: Record<string, string> = {};
@@ -20,11 +23,43 @@ function check(config: ChannelConfig): Record<string, string> {
     if (chat && !CHAT.test(chat)) errors.chat_id = 'Chat ID must be a number (e.g. -1001234567890) or an @username';
     const topic = setting(config, 'topic_id');
     if (topic && !/^\d{1,12}$/.test(topic)) errors.topic_id = 'Topic ID must be a whole number';
+    const users = setting(config, 'allowed_user_ids');
+    if (users && !USER_IDS.test(users))
+        errors.allowed_user_ids = 'Allowed user IDs must be Telegram user ids (numbers) separated by commas';
     return errors;
 }
 
+/** A message: its HTML text, and for a problem the incident and monitor its Acknowledge and Silence buttons name. */
+export interface TelegramMessage {
+    text: string;
+    buttons?: { incidentId: string; monitorId: number };
+}
+
+/** Kinds that tell of a problem someone may take on: they carry the buttons. */
+const ACTIONABLE: readonly NotificationRecord['kind'][] = ['alert', 'reminder', 'flapping', 'chain-stalled'];
+
+/** The buttons, when the channel allows actions (`allow_actions`, on unless turned off) and they can be signed. */
+function keyboard(ctx: NotifyContext, config: ChannelConfig, message: TelegramMessage): InlineKeyboard | undefined {
+    const key = ctx.actionKey;
+    const target = message.buttons;
+    if (!target || !key || config.allow_actions === false) return undefined;
+    const chat = setting(config, 'chat_id');
+    const issuedAt = Date.now();
+    const ack = signButton(key, chat, { action: 'ack', ...target, issuedAt });
+    const silence = signButton(key, chat, { action: 'silence', ...target, issuedAt });
+    if (!ack || !silence) return undefined;
+    return {
+        inline_keyboard: [
+            [
+                { text: 'Acknowledge', callback_data: ack },
+                { text: 'Silence 1 h', callback_data: silence },
+            ],
+        ],
+    };
+}
+
 /** Telegram HTML (parse_mode HTML): the texts of spec §3, user text escaped. */
-export const telegram: ChannelDefinition<string> = {
+export const telegram: ChannelDefinition<TelegramMessage> = {
     type: 'telegram',
     // Telegram lets a bot post about 20 messages a minute into one group; beyond that it answers 429 for minutes.
     // It refuses a text over 4096 characters (counted after entity parsing); the margin covers counting differences.
@@ -33,26 +68,35 @@ export const telegram: ChannelDefinition<string> = {
     destination: (ctx) => `telegram ${ctx.apiUrls.telegram}`,
     render(record) {
         if (record.kind === 'test') {
-            return `<b>Node Monitor</b>: test message for notification channel "${escapeHtml(record.channelName)}". Alerts will arrive here.`;
+            return {
+                text: `<b>Node Monitor</b>: test message for notification channel "${escapeHtml(record.channelName)}". Alerts will arrive here.`,
+            };
         }
         const text = formatNotification(record.subject, record, record.at);
         const still = record.stillFailing;
-        return still
-            ? `${text}\nStill failing since ${utc(record.since)} (${formatDuration(still.at - record.since)} so far)`
-            : text;
+        return {
+            text: still
+                ? `${text}\nStill failing since ${utc(record.since)} (${formatDuration(still.at - record.since)} so far)`
+                : text,
+            ...(ACTIONABLE.includes(record.kind)
+                ? { buttons: { incidentId: record.incidentId, monitorId: record.subject.id } }
+                : {}),
+        };
     },
-    renderText: (html) => html,
+    renderText: (html) => ({ text: html }),
     renderDigest(lines) {
         const digest = buildDigest(lines, this.limits.maxLength);
-        return { message: digest.text, count: digest.rowIds.length };
+        return { message: { text: digest.text }, count: digest.rowIds.length };
     },
-    async send(ctx, config, text) {
+    async send(ctx, config, message) {
+        const markup = keyboard(ctx, config, message);
         try {
             await sendMessage(ctx.http, ctx.apiUrls.telegram, setting(config, 'bot_token'), {
                 chat_id: setting(config, 'chat_id'),
-                text,
+                text: message.text,
                 parse_mode: 'HTML',
                 ...(config.topic_id ? { message_thread_id: Number(config.topic_id) } : {}),
+                ...(markup ? { reply_markup: markup } : {}),
             });
             return { outcome: 'accepted' };
         } catch (err) {

@@ -4,7 +4,7 @@ import type { HttpClient } from '../../clients/http';
 import type { DigestLine, NotificationRecord, TestRecord } from '../record';
 
 /** A channel's settings after validation, secrets in clear (they are encrypted only at rest). */
-export type ChannelSetting = string | number | Record<string, string>;
+export type ChannelSetting = string | number | boolean | Record<string, string>;
 export type ChannelConfig = Record<string, ChannelSetting>;
 
 export type ValidateResult = { ok: true; config: ChannelConfig } | { ok: false; errors: Record<string, string> };
@@ -20,6 +20,8 @@ export interface NotifyContext {
     allowPrivate: boolean;
     /** The company's allowed private networks, for senders that connect without the HTTP client (SMTP). */
     policy: EgressPolicy;
+    /** Signs the data of Telegram's Acknowledge and Silence buttons (server/notify/telegram/callback-data.ts). */
+    actionKey?: Uint8Array;
 }
 
 /**

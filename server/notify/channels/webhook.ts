@@ -17,6 +17,8 @@ export interface WebhookBody {
         | 'chain_resumed'
         | 'upgrade_scheduled'
         | 'upgrade_height_reached'
+        | 'warning'
+        | 'warning_cleared'
         | 'test';
     incident_id: string | null;
     severity: 'critical' | 'warning' | 'info';
@@ -80,6 +82,8 @@ const KINDS: Record<NotificationRecord['kind'], WebhookBody['kind']> = {
     'chain-resumed': 'chain_resumed',
     'upgrade-notice': 'upgrade_scheduled',
     'upgrade-height': 'upgrade_height_reached',
+    warning: 'warning',
+    'warning-cleared': 'warning_cleared',
 };
 
 /** The body without `sent_at`, which is stamped when it is sent (a retry is signed anew). */
@@ -107,7 +111,8 @@ export const webhook: ChannelDefinition<Unsent> = {
             };
         }
         const s = record.subject;
-        const ended = record.kind === 'recovery' || record.kind === 'chain-resumed';
+        const ended =
+            record.kind === 'recovery' || record.kind === 'chain-resumed' || record.kind === 'warning-cleared';
         return {
             version: 1,
             kind: KINDS[record.kind],

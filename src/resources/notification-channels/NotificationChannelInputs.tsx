@@ -36,7 +36,14 @@ const ConfigurationObjectError = () => {
 const SettingInputs = ({ type }: { type: ChannelType }) => (
     <>
         {CHANNEL_CATALOGUE[type].fields.map((field) =>
-            field.kind === 'select' ? (
+            field.kind === 'boolean' ? (
+                <BooleanInput
+                    key={`${type}.${field.key}`}
+                    source={field.key}
+                    label={field.label}
+                    helperText={field.helperText ?? false}
+                />
+            ) : field.kind === 'select' ? (
                 <SelectInput
                     key={`${type}.${field.key}`}
                     source={field.key}

@@ -26,7 +26,13 @@ const allFields = (): ChannelField[] => Object.values(CHANNEL_CATALOGUE).flatMap
 
 export const channelDefaults = (companyId: number | null = null): ChannelFormValues => {
     const values: ChannelFormValues = { name: '', type: '', is_enabled: true, company_id: companyId };
-    for (const field of allFields()) values[field.key] = field.default !== undefined ? String(field.default) : '';
+    for (const field of allFields())
+        values[field.key] =
+            field.kind === 'boolean'
+                ? field.default === true
+                : field.default !== undefined
+                  ? String(field.default)
+                  : '';
     return values;
 };
 
@@ -58,7 +64,8 @@ export function toChannelFormValues(channel: NotificationChannel): ChannelFormVa
     };
     for (const field of CHANNEL_CATALOGUE[channel.type]?.fields ?? []) {
         const v = config[field.key];
-        values[field.key] = typeof v === 'object' && v !== null ? JSON.stringify(v) : text(v);
+        if (field.kind === 'boolean') values[field.key] = typeof v === 'boolean' ? v : field.default === true;
+        else values[field.key] = typeof v === 'object' && v !== null ? JSON.stringify(v) : text(v);
     }
     return values;
 }
@@ -71,6 +78,12 @@ export function toConfigurationObject(values: ChannelFormValues): string | null 
     if (!isChannelType(values.type)) return null;
     const config: Record<string, unknown> = {};
     for (const field of CHANNEL_CATALOGUE[values.type].fields) {
+        if (field.kind === 'boolean') {
+            // A switch at its default is left out: the stored object then reads as before the switch existed.
+            const on = values[field.key] === true;
+            if (on !== (field.default === true)) config[field.key] = on;
+            continue;
+        }
         const v = text(values[field.key]);
         if (!v && !field.required) continue;
         config[field.key] = field.kind === 'number' && v !== '' && Number.isFinite(Number(v)) ? Number(v) : v;

@@ -8,6 +8,7 @@ import {
 } from '../../../server/engine/checks/blockCheck';
 import type { MonitorTarget } from '../../../server/engine/targets';
 import { type AlertState, INITIAL_ALERT_STATE, transition } from '../../../server/engine/transitions';
+import { severityOf } from '../../../server/notify/record';
 
 /**
  * R14: a chain halt seen by every node of a configuration is one CHAIN STALLED and one CHAIN RESUMED, not an alert
@@ -111,7 +112,9 @@ function world(
                 let next = transition(node.alert, judged.verdict, 30, t, () => `inc-${node.target.id}-${n}`);
                 const grace = Math.max(1000, progressGraceMs(judged.memory.avgBlockMs));
                 next = halts.adjust(node.target, reading, judged.verdict, grace, node.alert, next, t);
-                if (next.notification) sent.push({ ...next.notification, monitor: node.target.id, at: n });
+                // What a link at the default severity (critical) gets: warnings go only to links that ask for them.
+                if (next.notification && severityOf(next.notification.kind) === 'critical')
+                    sent.push({ ...next.notification, monitor: node.target.id, at: n });
                 if (next.change) changes.push(next.change);
                 node.alert = next.state;
                 node.memory = judged.memory;

@@ -1,6 +1,12 @@
 import type { Verdict } from '../../../server/engine/check';
 import type { AlertState } from '../../../server/engine/transitions';
-import { formatDuration, INITIAL_ALERT_STATE, transition } from '../../../server/engine/transitions';
+import {
+    formatDuration,
+    INITIAL_ALERT_STATE,
+    keepSentWarning,
+    transition,
+    WARNING_HOLD_MS,
+} from '../../../server/engine/transitions';
 
 const ok: Verdict = { level: 'ok', message: null };
 const warn: Verdict = { level: 'warning', message: 'Block 10 did not advance (1 of 10 misses)' };
@@ -15,13 +21,26 @@ const alerting = (since: number, lastNotifiedAt: number): AlertState => ({
     incidentId: 'inc-0',
 });
 const pending: AlertState = { ...INITIAL_ALERT_STATE, status: 'pending' };
+/** Pending whose warning was sent a minute before T0. */
+const warned: AlertState = { ...pending, warning: { id: 'w-0', since: T0 - MIN }, warnedAt: T0 - MIN };
+/** Pending whose warning was held back: one was sent `ago` before T0. */
+const held = (ago: number): AlertState => ({ ...pending, warnedAt: T0 - ago });
 
 describe('transition', () => {
     it.each([
         ['Normal + ok stays Normal, silent', INITIAL_ALERT_STATE, ok, T0, 'normal', null, null],
         [
-            'Normal + warning → Pending, silent',
+            'Normal + warning → Pending with a warning',
             INITIAL_ALERT_STATE,
+            warn,
+            T0,
+            'pending',
+            'warning',
+            'Warning: Block 10 did not advance (1 of 10 misses)',
+        ],
+        [
+            'Normal + warning within the hold after the last warning → Pending, silent',
+            { ...INITIAL_ALERT_STATE, warnedAt: T0 - 10 * MIN },
             warn,
             T0,
             'pending',
@@ -37,11 +56,38 @@ describe('transition', () => {
             'alert',
             'Entered Error: Node halted at height 10',
         ],
-        ['Pending + ok → Normal, silent', pending, ok, T0, 'normal', null, 'Back to Healthy'],
-        ['Pending + warning stays Pending, silent', pending, warn, T0, 'pending', null, null],
         [
-            'Pending + error → Alerting with an alert',
-            pending,
+            'Pending (warning sent) + ok → Normal with its clear',
+            warned,
+            ok,
+            T0,
+            'normal',
+            'warning-cleared',
+            'Back to Healthy',
+        ],
+        ['Pending (warning held back) + ok → Normal, silent', held(MIN), ok, T0, 'normal', null, 'Back to Healthy'],
+        [
+            'Pending (warning sent) + warning stays Pending, silent (no reminders)',
+            warned,
+            warn,
+            T0 + 600 * MIN,
+            'pending',
+            null,
+            null,
+        ],
+        ['Pending (held back) + warning within the hold, silent', held(29 * MIN), warn, T0, 'pending', null, null],
+        [
+            'Pending (held back) + warning after the hold: the warning',
+            held(30 * MIN),
+            warn,
+            T0,
+            'pending',
+            'warning',
+            null,
+        ],
+        [
+            'Pending (warning sent) + error → Alerting with an alert',
+            warned,
             err,
             T0,
             'alerting',
@@ -106,6 +152,67 @@ describe('transition', () => {
             state = next.state;
         });
         expect(sent).toEqual(['alert', 'recovery']);
+    });
+});
+
+describe('warnings', () => {
+    /** Feeds one verdict a minute; returns what was sent, with the minute it was sent at. */
+    const run = (verdicts: Verdict[], from = INITIAL_ALERT_STATE) => {
+        let state = from;
+        let n = 0;
+        const sent: { kind: string; at: number; incidentId: string; durationMs?: number }[] = [];
+        verdicts.forEach((v, i) => {
+            const next = transition(state, v, 10, T0 + i * MIN, () => `inc-${++n}`);
+            if (next.notification) sent.push({ ...next.notification, at: i });
+            state = next.state;
+        });
+        return { sent, state };
+    };
+
+    it('sends one warning and, when healthy again, one clear naming it and how long it lasted', () => {
+        const { sent, state } = run([ok, warn, warn, warn, ok, ok]);
+        expect(sent).toMatchObject([
+            { kind: 'warning', at: 1, incidentId: 'inc-1' },
+            { kind: 'warning-cleared', at: 4, incidentId: 'inc-1', durationMs: 3 * MIN },
+        ]);
+        expect(state.warning).toBeUndefined();
+    });
+
+    it('sends at most two warnings and their clears an hour when toggling ok/warning on every check', () => {
+        const toggling = Array.from({ length: 180 }, (_, i) => (i % 2 === 0 ? warn : ok));
+        const { sent } = run(toggling);
+        for (let hour = 0; hour < 3; hour++) {
+            const inHour = sent.filter((m) => m.at >= hour * 60 && m.at < (hour + 1) * 60);
+            expect(inHour.length).toBeLessThanOrEqual(4);
+        }
+        // Every clear follows its own warning: nobody hears of a clear without its warning.
+        sent.forEach((m, i) => {
+            if (m.kind === 'warning-cleared')
+                expect(sent[i - 1]).toMatchObject({ kind: 'warning', incidentId: m.incidentId });
+        });
+        expect(sent.filter((m) => m.kind === 'warning')).toHaveLength(6);
+    });
+
+    it('tells a warning that came back to stay once the hold is over', () => {
+        const { sent } = run([warn, ok, ...Array(40).fill(warn)]);
+        expect(sent.map((m) => [m.kind, m.at])).toEqual([
+            ['warning', 0],
+            ['warning-cleared', 1],
+            ['warning', WARNING_HOLD_MS / MIN],
+        ]);
+    });
+
+    it('a warning that turns into an error ends with the alert and its recovery, no clear', () => {
+        const { sent } = run([warn, warn, err, err, warn, ok]);
+        expect(sent.map((m) => m.kind)).toEqual(['warning', 'alert', 'recovery']);
+    });
+
+    it('forgets a warning whose message a later step dropped, so no clear follows it', () => {
+        const next = transition(INITIAL_ALERT_STATE, warn, 10, T0, id);
+        const dropped = keepSentWarning(INITIAL_ALERT_STATE, { ...next, notification: null });
+        expect(dropped.state.warning).toBeUndefined();
+        expect(transition(dropped.state, ok, 10, T0 + MIN, id).notification).toBeNull();
+        expect(keepSentWarning(INITIAL_ALERT_STATE, next)).toEqual(next);
     });
 });
 

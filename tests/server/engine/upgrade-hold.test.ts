@@ -9,6 +9,7 @@ import {
 import type { MonitorTarget } from '../../../server/engine/targets';
 import { type AlertState, INITIAL_ALERT_STATE, transition } from '../../../server/engine/transitions';
 import { UpgradeHolds } from '../../../server/engine/upgrade-hold';
+import { severityOf } from '../../../server/notify/record';
 
 /**
  * The upgrade hold as the engine drives it: blockCheck's judgement → transition → ChainHalts, which asks the hold
@@ -70,7 +71,9 @@ function world() {
                 let next = transition(node.alert, judged.verdict, 30, now, () => `inc-${node.target.id}-${n}`);
                 const grace = Math.max(1000, progressGraceMs(judged.memory.avgBlockMs));
                 next = halts.adjust(node.target, reading, judged.verdict, grace, node.alert, next, now);
-                if (next.notification) sent.push({ ...next.notification, monitor: node.target.id });
+                // What a link at the default severity (critical) gets: warnings go only to links that ask for them.
+                if (next.notification && severityOf(next.notification.kind) === 'critical')
+                    sent.push({ ...next.notification, monitor: node.target.id });
                 node.alert = next.state;
                 node.memory = judged.memory;
             });

@@ -210,6 +210,36 @@ describe('notification channels', () => {
         expect(await within(dialog).findByText('Company does not exist')).toBeInTheDocument();
     });
 
+    it('telegram buttons: Allow Actions is on unless turned off, and only an off switch is sent', async () => {
+        const off = {
+            ...alerts,
+            configuration_object: JSON.stringify({ bot_token: '••••AbCd', chat_id: '-1001', allow_actions: false }),
+        };
+        const { calls } = stubApi({
+            'GET /api/users/me': { body: admin },
+            'GET /api/notification-channels': { body: [off] },
+            'PUT /api/notification-channels/1': (request) => ({ body: { ...off, ...(request.body as object) } }),
+        });
+        const user = userEvent.setup();
+        renderApp('/notification-channels');
+        await user.click(await screen.findByRole('button', { name: 'Edit channel Ops alerts' }));
+        const dialog = await screen.findByRole('dialog');
+        const allow = within(dialog).getByRole('switch', { name: /allow_actions/ });
+        expect(allow).not.toBeChecked();
+        await user.type(within(dialog).getByLabelText(/allowed_user_ids/), '111, 222');
+        await user.click(allow);
+        expect(allow).toBeChecked();
+        await user.click(within(dialog).getByRole('button', { name: 'Edit' }));
+        expect(await screen.findByText('Notification channel updated successfully!')).toBeInTheDocument();
+        // Back at its default (on), the switch is left out: the object reads as it did before the setting existed.
+        const put = calls.find((c) => c.method === 'PUT')?.body as { configuration_object?: string } | undefined;
+        expect(JSON.parse(put?.configuration_object ?? '{}')).toEqual({
+            bot_token: '••••AbCd',
+            chat_id: '-1001',
+            allowed_user_ids: '111, 222',
+        });
+    });
+
     it('edits with the masked token and tests with the channel id', async () => {
         const { calls } = stubApi({
             'GET /api/users/me': { body: admin },
