@@ -1,5 +1,7 @@
 import { sendMessage, TelegramError } from '../../clients/telegram';
 import { buildDigest } from '../digest';
+import { deliveryNoticeHtml } from '../delivery-notice';
+import { isDeliveryNotice } from '../record';
 import { escapeHtml, formatNotification, utc } from '../format';
 import { formatDuration } from '../../../common/duration';
 import { probeHttp } from './common';
@@ -35,6 +37,7 @@ export const telegram: ChannelDefinition<string> = {
         if (record.kind === 'test') {
             return `<b>Node Monitor</b>: test message for notification channel "${escapeHtml(record.channelName)}". Alerts will arrive here.`;
         }
+        if (isDeliveryNotice(record)) return deliveryNoticeHtml(record);
         const text = formatNotification(record.subject, record, record.at);
         const still = record.stillFailing;
         return still
