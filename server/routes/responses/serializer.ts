@@ -5,30 +5,36 @@ import { z } from 'zod';
 /** A field an answer carried that its response schema does not list, as `results[].password_hash`. */
 export type DroppedField = string;
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+/** Rows and literals; a Date or a Buffer serializes as a whole. */
+const isPlainObject = (v: object): v is Record<string, unknown> => {
     const proto = Object.getPrototypeOf(v);
     return proto === Object.prototype || proto === null;
 };
 
 /** The paths of `sent` (what the handler returned) that `kept` (what the schema let through) no longer has. */
-export function droppedFields(sent: unknown, kept: unknown, at = ''): DroppedField[] {
-    if (Array.isArray(sent) && Array.isArray(kept)) {
-        const out = new Set<string>();
-        sent.forEach((item, i) => {
-            for (const p of droppedFields(item, kept[i], `${at}[]`)) out.add(p);
-        });
-        return [...out];
+export function droppedFields(sent: unknown, kept: unknown): DroppedField[] {
+    const out = new Set<DroppedField>();
+    walk(sent, kept, '', out);
+    return [...out];
+}
+
+/** Runs on every answer: one pass, allocating only the paths of nested objects. */
+function walk(sent: unknown, kept: unknown, at: string, out: Set<DroppedField>): void {
+    if (typeof sent !== 'object' || sent === null || typeof kept !== 'object' || kept === null) return;
+    if (Array.isArray(sent)) {
+        if (!Array.isArray(kept)) return;
+        const item = `${at}[]`;
+        for (let i = 0; i < sent.length; i++) walk(sent[i], kept[i], item, out);
+        return;
     }
-    if (!isPlainObject(sent) || !isPlainObject(kept)) return [];
-    const out: DroppedField[] = [];
-    for (const [key, value] of Object.entries(sent)) {
-        const path = at ? `${at}.${key}` : key;
-        if (value === undefined) continue;
-        if (!Object.hasOwn(kept, key)) out.push(path);
-        else out.push(...droppedFields(value, kept[key], path));
+    if (!isPlainObject(sent)) return;
+    const k = kept as Record<string, unknown>;
+    for (const key in sent) {
+        const value = sent[key];
+        if (value === undefined || !Object.hasOwn(sent, key)) continue;
+        if (!Object.hasOwn(k, key)) out.add(at ? `${at}.${key}` : key);
+        else if (typeof value === 'object' && value !== null) walk(value, k[key], at ? `${at}.${key}` : key, out);
     }
-    return out;
 }
 
 /**
