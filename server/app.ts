@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import Fastify, { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { registerAnswerCache } from './answer-cache';
 import { registerAuthGuard } from './auth/guard';
 import { deriveKey } from './auth/keys';
@@ -27,6 +27,7 @@ import { ActiveSilences } from './silences/active';
 import { TelegramPollers } from './notify/telegram/poller';
 import { registerOpenApi } from './openapi';
 import { registerRoutes } from './routes';
+import { responseSerializer } from './routes/responses/serializer';
 import { registerSecurityHeaders } from './security-headers';
 import { registerWriteGeneration } from './write-generation';
 import { registerUi } from './ui';
@@ -95,7 +96,15 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     });
     try {
         app.setValidatorCompiler(validatorCompiler);
-        app.setSerializerCompiler(serializerCompiler);
+        app.setSerializerCompiler(
+            responseSerializer(
+                (route, fields) =>
+                    app.log.warn(
+                        `Answer of ${route} left out fields its response schema does not list: ${fields.join(', ')}`
+                    ),
+                (route, err) => app.log.error({ err }, `Answer of ${route} does not match its response schema`)
+            )
+        );
         registerErrorHandling(app);
         registerSecurityHeaders(app);
         registerWriteGeneration(app);

@@ -9,7 +9,8 @@ import type { FastifyInstance } from 'fastify';
  */
 export async function registerUi(app: FastifyInstance): Promise<void> {
     const { uiDir, socketUrl } = app.ctx.config;
-    app.get('/config.js', async (_req, reply) => {
+    // Part of the UI, not of the API document.
+    app.get('/config.js', { schema: { hide: true } }, async (_req, reply) => {
         const config = { apiUrl: '/api', socketUrl, chainDirectoryUrl: '/api/chains' };
         // An async handler must return the reply it sent, or Fastify sends it a second time and logs a 500.
         return reply

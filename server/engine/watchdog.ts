@@ -2,6 +2,7 @@ import { and, eq, lte, min } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context';
 import { outbox } from '../db/schema';
+import { ChannelWatch } from '../notify/channel-watch';
 
 /** No check started for this long while monitors are scheduled: the engine has stalled. */
 const STALL_MS = 2 * 60_000;
@@ -11,6 +12,8 @@ const LATE_MS = 60_000;
 const UNDELIVERED_MS = 15 * 60_000;
 /** How often the engine's progress is sampled, whether or not anyone asks. */
 const SAMPLE_MS = 15_000;
+/** How often channels are looked at for a delivery failure to tell the super admins of. */
+const CHANNEL_WATCH_MS = 60_000;
 /** HEARTBEAT_URL is the operator's own setting, so it may sit on any network but cloud metadata (always refused). */
 const OPERATOR_POLICY = { allowedNetworks: ['0.0.0.0/0', '::/0'] };
 
@@ -33,17 +36,22 @@ export class Watchdog {
     private started = -1;
     private progressAt = Date.now();
     private timers: NodeJS.Timeout[] = [];
+    /** Tells the super admins of a channel the outbox has not delivered to for 15 minutes. */
+    readonly channels: ChannelWatch;
 
     constructor(
         private readonly ctx: AppContext,
         private readonly log: FastifyBaseLogger,
         private readonly now: () => number = () => Date.now()
-    ) {}
+    ) {
+        this.channels = new ChannelWatch(ctx, log, now);
+    }
 
     start(): void {
         this.timers = [
             setInterval(() => this.sample(), SAMPLE_MS),
             setInterval(() => void this.beat(), this.ctx.config.heartbeatIntervalSeconds * 1000),
+            setInterval(() => void this.watchChannels(), CHANNEL_WATCH_MS),
         ];
         for (const t of this.timers) t.unref();
     }
@@ -89,6 +97,14 @@ export class Watchdog {
             outbox_backlog: Number(backlog),
             oldest_undelivered_seconds: oldest,
         };
+    }
+
+    private async watchChannels(): Promise<void> {
+        try {
+            await this.channels.check();
+        } catch (err) {
+            if (!this.ctx.dbHealth.failed(err, 'the channel watch')) this.log.error({ err }, 'Channel watch failed');
+        }
     }
 
     /** One heartbeat, sent only while the engine is healthy; its failure is logged, never fatal. */

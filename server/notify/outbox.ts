@@ -8,7 +8,7 @@ import { channelConfig } from '../repositories/notification-channels';
 import { CHANNELS, type ChannelConfig, type ChannelDefinition, validateChannelSettings } from './channels';
 import type { NotifyContext, SendResult } from './channels/types';
 import { notifyContext } from './context';
-import { type NotificationRecord, parsePayload } from './record';
+import { isDeliveryNotice, type NotificationRecord, parsePayload } from './record';
 
 const BATCH = 200;
 const MAX_BACKOFF_MS = 10 * 60_000;
@@ -415,7 +415,7 @@ function collapse(due: Row[]): Planned[] {
     const openByIncident = new Map<string, Planned>();
     for (const row of due) {
         const payload = parsePayload(row.payload);
-        const record = payload && payload.kind !== 'test' ? payload : null;
+        const record = payload && payload.kind !== 'test' && !isDeliveryNotice(payload) ? payload : null;
         const earlier = record ? openByIncident.get(record.incidentId) : undefined;
         if (record && earlier?.record && record.kind === 'reminder') {
             earlier.rows.push(row);
@@ -437,6 +437,7 @@ function collapse(due: Row[]): Planned[] {
 function renderRow(def: ChannelDefinition, p: Planned): unknown {
     if (p.record) return def.render(p.record);
     const payload = parsePayload(p.row.payload);
-    if (payload?.kind === 'test') return def.render(payload);
+    // Tests and delivery notices are rendered as they are: they stand for no incident of a monitor.
+    if (payload && (payload.kind === 'test' || isDeliveryNotice(payload))) return def.render(payload);
     return def.renderText(p.row.text);
 }

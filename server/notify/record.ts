@@ -62,6 +62,32 @@ export interface TestRecord {
     at: number;
 }
 
+/**
+ * Told to the super admins' channels when the outbox has not delivered to a channel for 15 minutes, and again
+ * when it delivers again (notify/channel-watch.ts). Not a NotificationKind: it is about a channel, not a monitor,
+ * so it carries the channel and its company instead of a subject. Never a secret: `lastError` is the destination's
+ * text as the outbox stored it, redacted.
+ */
+export interface DeliveryNoticeRecord {
+    kind: 'channel-failing' | 'channel-delivering';
+    /** The same for the failing notice and its end. */
+    incidentId: string;
+    company: { id: number; name: string };
+    channel: { id: number; name: string; type: string };
+    /** When the first undelivered message of the failing run was queued (ms since epoch). */
+    since: number;
+    lastError: string | null;
+    /** How the failure ended: delivering again, or the channel was disabled or deleted. */
+    ended?: 'delivering' | 'disabled' | 'deleted';
+    at: number;
+}
+
+/** Everything a channel type renders. */
+export type OutgoingRecord = NotificationRecord | TestRecord | DeliveryNoticeRecord;
+
+export const isDeliveryNotice = (r: OutgoingRecord): r is DeliveryNoticeRecord =>
+    r.kind === 'channel-failing' || r.kind === 'channel-delivering';
+
 /** One line of a digest: the row's summary as HTML (summary.ts) or, for a row without one, its first text line. */
 export interface DigestLine {
     id: number;
@@ -99,13 +125,11 @@ export function toRecord(
 }
 
 /** A stored payload, or null when it is absent or not one (rows written before payloads existed). */
-export function parsePayload(json: string | null): NotificationRecord | TestRecord | null {
+export function parsePayload(json: string | null): OutgoingRecord | null {
     if (!json) return null;
     try {
         const v = JSON.parse(json) as { kind?: unknown };
-        return typeof v === 'object' && v !== null && typeof v.kind === 'string'
-            ? (v as NotificationRecord | TestRecord)
-            : null;
+        return typeof v === 'object' && v !== null && typeof v.kind === 'string' ? (v as OutgoingRecord) : null;
     } catch {
         return null;
     }

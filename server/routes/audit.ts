@@ -8,6 +8,8 @@ import { auditEntries } from '../db/schema';
 import type { AuditRow } from '../db/schema';
 import { badRequest } from '../errors';
 import { listQuerySchema, toListQuery } from '../list-query';
+import { answers } from './responses/answers';
+import { auditEntry } from './responses/entities';
 
 const DEFAULT_LIMIT = 100;
 
@@ -50,7 +52,10 @@ function contains(column: AnyPgColumn, text: string | undefined): SQL | undefine
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(
         '/api/audit/latest',
-        { schema: { querystring: listQuerySchema }, config: { cacheAnswer: true } },
+        {
+            schema: { querystring: listQuerySchema, response: answers({ 200: z.array(auditEntry) }, 400, 401) },
+            config: { cacheAnswer: true },
+        },
         async (req, reply) => {
             const q = toListQuery(req.query);
             const parsed = filterSchema.safeParse(q.filter);

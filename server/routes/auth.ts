@@ -4,6 +4,12 @@ import { z } from 'zod';
 import { bearer } from '../auth/guard';
 import { getUser } from '../repositories/users';
 import { login, logout, refresh } from '../services/sessions';
+import { answers, noContent } from './responses/answers';
+import { user } from './responses/entities';
+
+const token = z.object({ token: z.string(), expiresAt: z.string().meta({ format: 'date-time' }) });
+/** Spec §7: what login and refresh answer. */
+const session = z.object({ accessToken: token, refreshToken: token });
 
 const loginBody = z.object({
     username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(256),
@@ -27,15 +33,27 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     };
     app.post(
         '/api/login',
-        { schema: { body: loginBody }, bodyLimit: 8192, config: { rateLimit: limit } },
+        {
+            schema: { body: loginBody, response: answers({ 200: session }, 400, 401, 429) },
+            bodyLimit: 8192,
+            config: { rateLimit: limit },
+        },
         async (req) => login(app.ctx, req.body.username, req.body.password, req.ip)
     );
-    app.post('/api/refresh', { bodyLimit: 8192, config: { rateLimit: limit } }, async (req) =>
-        refresh(app.ctx, bearer(req), req.ip)
+    app.post(
+        '/api/refresh',
+        { schema: { response: answers({ 200: session }, 401, 429) }, bodyLimit: 8192, config: { rateLimit: limit } },
+        async (req) => refresh(app.ctx, bearer(req), req.ip)
     );
-    app.post('/api/logout', { bodyLimit: 8192, config: { rateLimit: limit } }, async (req, reply) => {
-        await logout(app.ctx, bearer(req), req.ip);
-        return reply.status(204).send();
-    });
-    app.get('/api/users/me', async (req) => getUser(app.ctx.db, req.actor.id));
+    app.post(
+        '/api/logout',
+        { schema: { response: answers({ 204: noContent }, 401, 429) }, bodyLimit: 8192, config: { rateLimit: limit } },
+        async (req, reply) => {
+            await logout(app.ctx, bearer(req), req.ip);
+            return reply.status(204).send(null);
+        }
+    );
+    app.get('/api/users/me', { schema: { response: answers({ 200: user }, 401) } }, async (req) =>
+        getUser(app.ctx.db, req.actor.id)
+    );
 };

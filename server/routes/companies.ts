@@ -16,6 +16,8 @@ import {
 } from '../repositories/companies';
 import { type Change, mutate } from './mutate';
 import { endCompanySessions } from '../services/sessions';
+import { answers } from './responses/answers';
+import { company } from './responses/entities';
 import { idParams, readOnlyFields, stripReadOnly } from './schemas';
 
 /** Private ranges the company's checks may reach (security item 1): CIDR strings, deduplicated. */
@@ -66,30 +68,46 @@ function quotaFields() {
 export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
     app.addHook('onRequest', requireSuperAdmin);
 
-    app.get('/api/companies', { schema: { querystring: listQuerySchema } }, async (req, reply) => {
-        const q = toListQuery(req.query);
-        const needle = typeof q.filter.q === 'string' ? q.filter.q.toLowerCase() : null;
-        const rows = (await listCompanies(app.ctx.db)).filter((c) => !needle || c.name.toLowerCase().includes(needle));
-        const page = pageOf(rows, q, 'companies', {
-            id: (c) => c.id,
-            name: (c) => c.name.toLowerCase(),
-            created_at: (c) => c.created_at,
-            is_active: (c) => c.is_active,
-        });
-        if (page.contentRange) reply.header('Content-Range', page.contentRange);
-        return { results: page.rows };
-    });
-    app.get('/api/companies/:id', { schema: { params: idParams } }, async (req) =>
+    app.get(
+        '/api/companies',
+        {
+            schema: {
+                querystring: listQuerySchema,
+                response: answers({ 200: z.object({ results: z.array(company) }) }, 400, 401, 403),
+            },
+        },
+        async (req, reply) => {
+            const q = toListQuery(req.query);
+            const needle = typeof q.filter.q === 'string' ? q.filter.q.toLowerCase() : null;
+            const rows = (await listCompanies(app.ctx.db)).filter(
+                (c) => !needle || c.name.toLowerCase().includes(needle)
+            );
+            const page = pageOf(rows, q, 'companies', {
+                id: (c) => c.id,
+                name: (c) => c.name.toLowerCase(),
+                created_at: (c) => c.created_at,
+                is_active: (c) => c.is_active,
+            });
+            if (page.contentRange) reply.header('Content-Range', page.contentRange);
+            return { results: page.rows };
+        }
+    );
+    const one = answers({ 200: company }, 400, 401, 403, 404);
+    app.get('/api/companies/:id', { schema: { params: idParams, response: one } }, async (req) =>
         toCompany(await getCompany(app.ctx.db, req.params.id))
     );
-    app.post('/api/companies', { schema: { body: companyBody } }, async (req, reply) => {
-        const row = await mutate(app, req, async (tx) => {
-            const r = await createCompany(tx, stripReadOnly(req.body));
-            return { result: r, change: change(req, r, 'COMPANY_CREATED', 'created') };
-        });
-        return reply.status(201).send(toCompany(row));
-    });
-    app.put('/api/companies/:id', { schema: { params: idParams, body: companyBody } }, async (req) => {
+    app.post(
+        '/api/companies',
+        { schema: { body: companyBody, response: answers({ 201: company }, 400, 401, 403) } },
+        async (req, reply) => {
+            const row = await mutate(app, req, async (tx) => {
+                const r = await createCompany(tx, stripReadOnly(req.body));
+                return { result: r, change: change(req, r, 'COMPANY_CREATED', 'created') };
+            });
+            return reply.status(201).send(toCompany(row));
+        }
+    );
+    app.put('/api/companies/:id', { schema: { params: idParams, body: companyBody, response: one } }, async (req) => {
         const row = await mutate(app, req, async (tx) => {
             const r = await updateCompany(tx, req.params.id, stripReadOnly(req.body));
             return { result: r, change: change(req, r, 'COMPANY_UPDATED', 'updated') };
@@ -98,11 +116,15 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!row.isActive) await endCompanySessions(app.ctx, row.id);
         return toCompany(row);
     });
-    app.delete('/api/companies/:id', { schema: { params: idParams } }, async (req) => {
-        const row = await mutate(app, req, async (tx) => {
-            const r = await deleteCompany(tx, req.params.id);
-            return { result: r, change: change(req, r, 'COMPANY_DELETED', 'deleted') };
-        });
-        return toCompany(row);
-    });
+    app.delete(
+        '/api/companies/:id',
+        { schema: { params: idParams, response: answers({ 200: company }, 400, 401, 403, 404, 409) } },
+        async (req) => {
+            const row = await mutate(app, req, async (tx) => {
+                const r = await deleteCompany(tx, req.params.id);
+                return { result: r, change: change(req, r, 'COMPANY_DELETED', 'deleted') };
+            });
+            return toCompany(row);
+        }
+    );
 };

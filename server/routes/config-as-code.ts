@@ -11,6 +11,8 @@ import { targetCompany } from '../repositories/scope';
 import type { Db } from '../db/client';
 import { optionalRefId, refusedForCompany } from './fields';
 import { eq } from 'drizzle-orm';
+import { answers } from './responses/answers';
+import { configDocument, importPlan } from './responses/config-as-code';
 
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml'];
 
@@ -36,6 +38,16 @@ export const configAsCodeRoutes: FastifyPluginAsyncZod = async (app) => {
                     format: z.enum(['yaml', 'json'], { error: 'format must be yaml or json' }).default('yaml'),
                     company_id: optionalRefId('company_id must be a company id').optional(),
                 }),
+                response: {
+                    ...answers({}, 400, 401, 403, 404),
+                    200: {
+                        description: 'The document, as YAML or JSON (format)',
+                        content: {
+                            'application/yaml': { schema: z.string() },
+                            'application/json': { schema: configDocument },
+                        },
+                    },
+                },
             },
         },
         async (req, reply) => {
@@ -61,6 +73,7 @@ export const configAsCodeRoutes: FastifyPluginAsyncZod = async (app) => {
                     dry_run: z.enum(['true', 'false'], { error: 'dry_run must be true or false' }).default('true'),
                     company_id: optionalRefId('company_id must be a company id').optional(),
                 }),
+                response: answers({ 200: importPlan }, 400, 401, 403, 404),
             },
         },
         async (req) => {

@@ -28,6 +28,9 @@ import { listServers } from '../repositories/servers';
 import { validatorCard } from '../repositories/validator-card';
 import { enabledFlag, nameField, optionalRefId, refId } from './fields';
 import { type Change, mutate, sentence } from './mutate';
+import { answers } from './responses/answers';
+import { channelLink, configuration, monitor, server } from './responses/entities';
+import { validatorCard as validatorCardAnswer } from './responses/validator-card';
 import { idParams, readOnlyFields } from './schemas';
 
 const configurationBody = z.strictObject({
@@ -100,7 +103,10 @@ export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
 
     app.get(
         '/api/configurations',
-        { schema: { querystring: listQuerySchema }, config: { cacheAnswer: true } },
+        {
+            schema: { querystring: listQuerySchema, response: answers({ 200: z.array(configuration) }, 400, 401) },
+            config: { cacheAnswer: true },
+        },
         async (req, reply) => {
             const q = toListQuery(req.query);
             const rows = filtered(await listConfigurations(db, scope(req)), q, req.actor.isSuperAdmin);
@@ -117,52 +123,70 @@ export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
             return page.rows;
         }
     );
-    app.get('/api/configurations/:id', { schema: { params: idParams } }, async (req) =>
+    /** Reads of one configuration (or what is under it): any member of its company. */
+    const read = <T extends z.ZodType>(ok: T) => ({
+        params: idParams,
+        response: answers({ 200: ok }, 400, 401, 404),
+    });
+    /** Writes: admins of its company. */
+    const write = <T extends Record<number, z.ZodType>>(ok: T, ...codes: (409 | 404)[]) =>
+        answers(ok, 400, 401, 403, ...codes);
+    app.get('/api/configurations/:id', { schema: read(configuration) }, async (req) =>
         getConfiguration(db, scope(req), req.params.id)
     );
-    app.get('/api/configurations/:id/servers', { schema: { params: idParams } }, async (req) => {
+    app.get('/api/configurations/:id/servers', { schema: read(z.array(server)) }, async (req) => {
         await findConfiguration(db, scope(req), req.params.id);
         return listServers(db, scope(req), eq(configurations.id, req.params.id));
     });
     // The Validator card: what the configuration's validator-duty monitors last read (common/validator-card.ts).
-    app.get('/api/configurations/:id/validator', { schema: { params: idParams } }, async (req) => {
+    app.get('/api/configurations/:id/validator', { schema: read(validatorCardAnswer) }, async (req) => {
         await findConfiguration(db, scope(req), req.params.id);
         return validatorCard(db, req.params.id);
     });
-    app.get('/api/configurations/:id/monitors', { schema: { params: idParams } }, async (req) => {
+    app.get('/api/configurations/:id/monitors', { schema: read(z.array(monitor)) }, async (req) => {
         await findConfiguration(db, scope(req), req.params.id);
         return markSilenced(app.ctx.silences, await listMonitors(db, scope(req), eq(configurations.id, req.params.id)));
     });
-    app.post('/api/configurations', { ...writer, schema: { body: configurationBody } }, async (req, reply) => {
-        const companyId = await targetCompany(db, req.actor, req.body.company_id);
-        const created = await mutate(app, req, async (tx) => {
-            const c = await createConfiguration(tx, companyId, fields(req.body));
-            return { result: c, change: change(req, c, 'CONFIGURATION_CREATED', 'created') };
-        });
-        return reply.status(201).send(created);
-    });
+    app.post(
+        '/api/configurations',
+        { ...writer, schema: { body: configurationBody, response: write({ 201: configuration }) } },
+        async (req, reply) => {
+            const companyId = await targetCompany(db, req.actor, req.body.company_id);
+            const created = await mutate(app, req, async (tx) => {
+                const c = await createConfiguration(tx, companyId, fields(req.body));
+                return { result: c, change: change(req, c, 'CONFIGURATION_CREATED', 'created') };
+            });
+            return reply.status(201).send(created);
+        }
+    );
     app.put(
         '/api/configurations/:id',
-        { ...writer, schema: { params: idParams, body: configurationBody } },
+        {
+            ...writer,
+            schema: { params: idParams, body: configurationBody, response: write({ 200: configuration }, 404) },
+        },
         async (req) =>
             mutate(app, req, async (tx) => {
                 const c = await updateConfiguration(tx, scope(req), req.params.id, fields(req.body));
                 return { result: c, change: change(req, c, 'CONFIGURATION_UPDATED', 'updated') };
             })
     );
-    app.delete('/api/configurations/:id', { ...writer, schema: { params: idParams } }, async (req) =>
-        mutate(app, req, async (tx) => {
-            const c = await deleteConfiguration(tx, scope(req), req.params.id);
-            return { result: c, change: change(req, c, 'CONFIGURATION_DELETED', 'deleted') };
-        })
+    app.delete(
+        '/api/configurations/:id',
+        { ...writer, schema: { params: idParams, response: write({ 200: configuration }, 404) } },
+        async (req) =>
+            mutate(app, req, async (tx) => {
+                const c = await deleteConfiguration(tx, scope(req), req.params.id);
+                return { result: c, change: change(req, c, 'CONFIGURATION_DELETED', 'deleted') };
+            })
     );
 
-    app.get('/api/configurations/:id/notification-channels', { schema: { params: idParams } }, async (req) =>
+    app.get('/api/configurations/:id/notification-channels', { schema: read(z.array(channelLink)) }, async (req) =>
         listLinks(db, scope(req), req.params.id)
     );
     app.post(
         '/api/configurations/:id/notification-channels',
-        { ...writer, schema: { params: idParams, body: linkBody } },
+        { ...writer, schema: { params: idParams, body: linkBody, response: write({ 201: channelLink }, 404, 409) } },
         async (req, reply) => {
             const { configuration_id: bodyId, notification_channel_id: channelId, ...linkRouting } = req.body;
             if (bodyId !== undefined && bodyId !== null && bodyId !== req.params.id) {
@@ -187,7 +211,7 @@ export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
     );
     app.put(
         '/api/configurations/:id/notification-channels/:linkId',
-        { ...writer, schema: { params: linkParams, body: linkEditBody } },
+        { ...writer, schema: { params: linkParams, body: linkEditBody, response: write({ 200: channelLink }, 404) } },
         async (req) =>
             mutate(app, req, async (tx) => {
                 const { link, configuration: c } = await updateLink(
@@ -210,7 +234,7 @@ export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
     );
     app.delete(
         '/api/configurations/:id/notification-channels/:linkId',
-        { ...writer, schema: { params: linkParams } },
+        { ...writer, schema: { params: linkParams, response: write({ 200: channelLink }, 404) } },
         async (req) =>
             mutate(app, req, async (tx) => {
                 const { link, configuration: c } = await deleteLink(tx, scope(req), req.params.id, req.params.linkId);

@@ -1,6 +1,27 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { failureSentence } from '../db/outage';
+import { timestamp } from './responses/answers';
+
+/** The engine's figures (engine/watchdog.ts), present where the engine runs. */
+const engineFigures = z.object({
+    lag_p99_ms: z.number(),
+    outbox_backlog: z.number().int(),
+    oldest_undelivered_seconds: z.number().nullable(),
+});
+
+const healthy = z.object({ status: z.literal('ok'), engine: engineFigures.optional() });
+const unhealthy = z
+    .object({
+        status: z.literal('unavailable'),
+        message: z.string().nullable(),
+        database: z
+            .object({ status: z.literal('failing'), message: z.string(), since: timestamp.optional() })
+            .optional(),
+        engine: engineFigures.optional(),
+    })
+    .describe('The database is failing or the engine has stalled');
 
 /**
  * Public liveness: ok when the database answers, writes have not been failing since the last one that worked, and,
@@ -8,7 +29,7 @@ import { failureSentence } from '../db/outage';
  * beside `status`; the engine's figures come along so a probe can tell a slow console from a dead one.
  */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
-    app.get('/api/health', async (_req, reply) => {
+    app.get('/api/health', { schema: { response: { 200: healthy, 503: unhealthy } } }, async (_req, reply) => {
         const health = app.ctx.dbHealth;
         try {
             await app.ctx.db.execute(sql`select 1`);
@@ -30,7 +51,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
                 database: { status: 'failing', message, since: failure.since.toISOString() },
             });
         }
-        if (!app.ctx.config.engineEnabled) return { status: 'ok' };
+        if (!app.ctx.config.engineEnabled) return { status: 'ok' as const };
         let watched: Awaited<ReturnType<typeof app.ctx.watchdog.health>>;
         try {
             watched = await app.ctx.watchdog.health();
@@ -39,6 +60,6 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         }
         const { ok, problem, ...engine } = watched;
         if (!ok) return reply.status(503).send({ status: 'unavailable', message: problem, engine });
-        return { status: 'ok', engine };
+        return { status: 'ok' as const, engine };
     });
 };

@@ -7,6 +7,10 @@ import { type AccessClaims, verifyAccessToken } from '../auth/tokens';
 import { ApiError } from '../errors';
 import { SocketTickets } from '../logs/tickets';
 import { onRevocation } from '../services/sessions';
+import { answers, timestamp } from './responses/answers';
+
+/** A one-time ticket for the log socket, valid for a short while. */
+const ticket = z.object({ ticket: z.string(), expiresAt: timestamp });
 
 /** A backstop re-check of an open socket's session; revocations close it at once (see onRevocation). */
 const REVALIDATE_MS = 30_000;
@@ -29,7 +33,8 @@ export const logRoutes: FastifyPluginAsyncZod = async (app) => {
     const tickets = new SocketTickets();
     const sessions = new WeakMap<FastifyRequest, AccessClaims>();
 
-    app.post('/api/logs/ticket', { onRequest: requireSuperAdmin }, async (req) => {
+    const ticketSchema = { response: answers({ 200: ticket }, 401, 403) };
+    app.post('/api/logs/ticket', { onRequest: requireSuperAdmin, schema: ticketSchema }, async (req) => {
         // The guard has accepted this token; its claims tie the socket to this sign-in.
         const claims = await verifyAccessToken(app.ctx.keys.accessToken, bearer(req) ?? '');
         if (!claims) throw new ApiError(401, 'Authentication required');

@@ -4,7 +4,24 @@ import { companyScope } from '../auth/actor';
 import { configurations, servers } from '../db/schema';
 import { ServerMetricsReader } from '../metrics/server-metrics';
 import { findServer } from '../repositories/servers';
+import { z } from 'zod';
+import { answers } from './responses/answers';
+import { serverMetrics } from './responses/entities';
 import { idParams } from './schemas';
+
+/** The fullest disk among the caller's servers, from the disk monitors' latest readings; null before any. */
+const storage = z.object({
+    fullest: z
+        .object({
+            server: z.object({ id: z.number().int(), name: z.string() }),
+            mountpoint: z.string(),
+            usedDiskSpacePercentage: z.number(),
+            usedDiskSpace: z.number(),
+            totalDiskSpace: z.number(),
+            at: z.string().meta({ format: 'date-time' }),
+        })
+        .nullable(),
+});
 
 /**
  * GET /api/servers/:id/metrics: the spec's server metrics fields from the server's node_exporter.
@@ -12,11 +29,16 @@ import { idParams } from './schemas';
  */
 export const metricsRoutes: FastifyPluginAsyncZod = async (app) => {
     const reader = new ServerMetricsReader(app.ctx);
-    app.get('/api/servers/:id/metrics', { schema: { params: idParams } }, async (req) => {
-        await findServer(app.ctx.db, companyScope(req.actor), req.params.id);
-        return reader.read(req.params.id);
-    });
-    app.get('/api/servers/storage', { config: { cacheAnswer: true } }, async (req) => {
+    app.get(
+        '/api/servers/:id/metrics',
+        { schema: { params: idParams, response: answers({ 200: serverMetrics }, 400, 401, 404, 502) } },
+        async (req) => {
+            await findServer(app.ctx.db, companyScope(req.actor), req.params.id);
+            return reader.read(req.params.id);
+        }
+    );
+    const storageSchema = { response: answers({ 200: storage }, 401) };
+    app.get('/api/servers/storage', { schema: storageSchema, config: { cacheAnswer: true } }, async (req) => {
         const scope = companyScope(req.actor);
         const visible =
             scope === null

@@ -20,6 +20,8 @@ import { withWarnings } from '../services/monitor-warnings';
 import { markSilenced } from '../silences/mark';
 import { assertTargetAllowed, enabledFlag, nameField, optionalRefId, refId } from './fields';
 import { type Change, mutate, sentence } from './mutate';
+import { answers } from './responses/answers';
+import { monitor, monitorWritten } from './responses/entities';
 import { idParams, readOnlyFields } from './schemas';
 
 /** The URL a monitor requests itself (urlCheck's `address`), from its saved settings. */
@@ -110,7 +112,8 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
     const writer = { onRequest: requireWriter };
 
     // A chain halt fails every node of the chain: `chain_halt` lets a reader show those rows as the one fact.
-    app.get('/api/monitors/failed', { config: { cacheAnswer: true } }, async (req) => {
+    const list = { response: answers({ 200: z.array(monitor) }, 401) };
+    app.get('/api/monitors/failed', { schema: list, config: { cacheAnswer: true } }, async (req) => {
         const failed = await listByHealth(db, scope(req), 'failed');
         const halts = await chainHaltsOf(
             db,
@@ -124,40 +127,58 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
             })
         );
     });
-    app.get('/api/monitors/warnings', { config: { cacheAnswer: true } }, async (req) =>
+    app.get('/api/monitors/warnings', { schema: list, config: { cacheAnswer: true } }, async (req) =>
         markSilenced(app.ctx.silences, await listByHealth(db, scope(req), 'warnings'))
     );
-    app.get('/api/monitors/:id', { schema: { params: idParams } }, async (req) => {
-        const [monitor] = markSilenced(app.ctx.silences, [await getMonitor(db, scope(req), req.params.id)]);
-        return monitor;
-    });
-    app.post('/api/monitors', { ...writer, schema: { body: monitorBody } }, async (req, reply) => {
-        const created = await mutate(app, req, async (tx) => {
-            const w = await createMonitor(tx, scope(req), sealSettings(key, fields(req.body), null));
-            // Inside the transaction: a refused address undoes the write.
-            await assertTargetAllowed(app.ctx, tx, w.companyId, 'address', settingsAddress(w.monitor));
-            return { result: w.monitor, change: change(req, w.monitor, w.companyId, 'MONITOR_CREATED', 'created') };
-        });
-        return reply.status(201).send(withWarnings(created));
-    });
-    app.put('/api/monitors/:id', { ...writer, schema: { params: idParams, body: monitorBody } }, async (req) =>
-        withWarnings(
-            await mutate(app, req, async (tx) => {
-                await getMonitor(tx, scope(req), req.params.id);
-                const body = sealSettings(key, fields(req.body), await monitorSecret(tx, req.params.id));
-                const w = await updateMonitor(tx, scope(req), req.params.id, body);
+    app.get(
+        '/api/monitors/:id',
+        { schema: { params: idParams, response: answers({ 200: monitor }, 400, 401, 404) } },
+        async (req) => {
+            const [found] = markSilenced(app.ctx.silences, [await getMonitor(db, scope(req), req.params.id)]);
+            return found;
+        }
+    );
+    app.post(
+        '/api/monitors',
+        { ...writer, schema: { body: monitorBody, response: answers({ 201: monitorWritten }, 400, 401, 403) } },
+        async (req, reply) => {
+            const created = await mutate(app, req, async (tx) => {
+                const w = await createMonitor(tx, scope(req), sealSettings(key, fields(req.body), null));
+                // Inside the transaction: a refused address undoes the write.
                 await assertTargetAllowed(app.ctx, tx, w.companyId, 'address', settingsAddress(w.monitor));
                 return {
                     result: w.monitor,
-                    change: change(req, w.monitor, w.companyId, 'MONITOR_UPDATED', 'updated'),
+                    change: change(req, w.monitor, w.companyId, 'MONITOR_CREATED', 'created'),
                 };
-            })
-        )
+            });
+            return reply.status(201).send(withWarnings(created));
+        }
     );
-    app.delete('/api/monitors/:id', { ...writer, schema: { params: idParams } }, async (req) =>
-        mutate(app, req, async (tx) => {
-            const w = await deleteMonitor(tx, scope(req), req.params.id);
-            return { result: w.monitor, change: change(req, w.monitor, w.companyId, 'MONITOR_DELETED', 'deleted') };
-        })
+    const written = <T extends z.ZodType>(ok: T) => answers({ 200: ok }, 400, 401, 403, 404);
+    app.put(
+        '/api/monitors/:id',
+        { ...writer, schema: { params: idParams, body: monitorBody, response: written(monitorWritten) } },
+        async (req) =>
+            withWarnings(
+                await mutate(app, req, async (tx) => {
+                    await getMonitor(tx, scope(req), req.params.id);
+                    const body = sealSettings(key, fields(req.body), await monitorSecret(tx, req.params.id));
+                    const w = await updateMonitor(tx, scope(req), req.params.id, body);
+                    await assertTargetAllowed(app.ctx, tx, w.companyId, 'address', settingsAddress(w.monitor));
+                    return {
+                        result: w.monitor,
+                        change: change(req, w.monitor, w.companyId, 'MONITOR_UPDATED', 'updated'),
+                    };
+                })
+            )
+    );
+    app.delete(
+        '/api/monitors/:id',
+        { ...writer, schema: { params: idParams, response: written(monitor) } },
+        async (req) =>
+            mutate(app, req, async (tx) => {
+                const w = await deleteMonitor(tx, scope(req), req.params.id);
+                return { result: w.monitor, change: change(req, w.monitor, w.companyId, 'MONITOR_DELETED', 'deleted') };
+            })
     );
 };

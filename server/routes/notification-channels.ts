@@ -21,7 +21,12 @@ import { targetCompany } from '../repositories/scope';
 import { testChannel } from '../services/channel-test';
 import { enabledFlag, nameField, optionalRefId } from './fields';
 import { type Change, mutate, sentence } from './mutate';
+import { answers, apiError } from './responses/answers';
+import { channel } from './responses/entities';
 import { idParams, readOnlyFields } from './schemas';
+
+/** A test's refusal: the destination's own text, `retry_after` when it asked to wait, or the field errors. */
+const testRefused = apiError.extend({ retry_after: z.number().optional() });
 
 const NO_CONFIG = 'Please enter a configuration object!';
 
@@ -95,40 +100,50 @@ export const notificationChannelRoutes: FastifyPluginAsyncZod = async (app) => {
         }),
     };
 
-    app.get('/api/notification-channels', { schema: { querystring: listQuerySchema } }, async (req, reply) => {
-        const q = toListQuery(req.query);
-        const needle = typeof q.filter.q === 'string' ? q.filter.q.toLowerCase() : null;
-        const rows = (await listChannels(db, scope(req)))
-            .filter((c) => !needle || c.name.toLowerCase().includes(needle))
-            .map((c) => toChannel(key, c));
-        const page = pageOf(rows, q, 'notification-channels', {
-            id: (c) => c.id,
-            name: (c) => c.name.toLowerCase(),
-            created_at: (c) => c.created_at,
-        });
-        if (page.contentRange) reply.header('Content-Range', page.contentRange);
-        const delivery = await channelDeliveries(
-            db,
-            page.rows.map((c) => c.id)
-        );
-        return page.rows.map((c) => ({ ...c, delivery: delivery.get(c.id) }));
-    });
-    app.get('/api/notification-channels/:id', { schema: { params: idParams } }, async (req) => {
+    app.get(
+        '/api/notification-channels',
+        { schema: { querystring: listQuerySchema, response: answers({ 200: z.array(channel) }, 400, 401) } },
+        async (req, reply) => {
+            const q = toListQuery(req.query);
+            const needle = typeof q.filter.q === 'string' ? q.filter.q.toLowerCase() : null;
+            const rows = (await listChannels(db, scope(req)))
+                .filter((c) => !needle || c.name.toLowerCase().includes(needle))
+                .map((c) => toChannel(key, c));
+            const page = pageOf(rows, q, 'notification-channels', {
+                id: (c) => c.id,
+                name: (c) => c.name.toLowerCase(),
+                created_at: (c) => c.created_at,
+            });
+            if (page.contentRange) reply.header('Content-Range', page.contentRange);
+            const delivery = await channelDeliveries(
+                db,
+                page.rows.map((c) => c.id)
+            );
+            return page.rows.map((c) => ({ ...c, delivery: delivery.get(c.id) }));
+        }
+    );
+    const one = answers({ 200: channel }, 400, 401, 404);
+    app.get('/api/notification-channels/:id', { schema: { params: idParams, response: one } }, async (req) => {
         const row = await findChannel(db, scope(req), req.params.id);
         const delivery = await channelDeliveries(db, [row.id]);
         return { ...toChannel(key, row), delivery: delivery.get(row.id) };
     });
-    app.post('/api/notification-channels', { ...writer, schema: { body: channelBody } }, async (req, reply) => {
-        const companyId = await targetCompany(db, req.actor, req.body.company_id);
-        const row = await mutate(app, req, async (tx) => {
-            const r = await createChannel(tx, key, companyId, fields(req.body));
-            return { result: r, change: change(req, r, 'NOTIFICATION_CHANNEL_CREATED', 'created') };
-        });
-        return reply.status(201).send(toChannel(key, row));
-    });
+    app.post(
+        '/api/notification-channels',
+        { ...writer, schema: { body: channelBody, response: answers({ 201: channel }, 400, 401, 403, 404) } },
+        async (req, reply) => {
+            const companyId = await targetCompany(db, req.actor, req.body.company_id);
+            const row = await mutate(app, req, async (tx) => {
+                const r = await createChannel(tx, key, companyId, fields(req.body));
+                return { result: r, change: change(req, r, 'NOTIFICATION_CHANNEL_CREATED', 'created') };
+            });
+            return reply.status(201).send(toChannel(key, row));
+        }
+    );
+    const written = answers({ 200: channel }, 400, 401, 403, 404);
     app.put(
         '/api/notification-channels/:id',
-        { ...writer, schema: { params: idParams, body: channelBody } },
+        { ...writer, schema: { params: idParams, body: channelBody, response: written } },
         async (req) => {
             const row = await mutate(app, req, async (tx) => {
                 const r = await updateChannel(tx, key, scope(req), req.params.id, fields(req.body));
@@ -137,16 +152,33 @@ export const notificationChannelRoutes: FastifyPluginAsyncZod = async (app) => {
             return toChannel(key, row);
         }
     );
-    app.delete('/api/notification-channels/:id', { ...writer, schema: { params: idParams } }, async (req) => {
-        const row = await mutate(app, req, async (tx) => {
-            const r = await deleteChannel(tx, scope(req), req.params.id);
-            return { result: r, change: change(req, r, 'NOTIFICATION_CHANNEL_DELETED', 'deleted') };
-        });
-        return toChannel(key, row);
-    });
+    app.delete(
+        '/api/notification-channels/:id',
+        { ...writer, schema: { params: idParams, response: written } },
+        async (req) => {
+            const row = await mutate(app, req, async (tx) => {
+                const r = await deleteChannel(tx, scope(req), req.params.id);
+                return { result: r, change: change(req, r, 'NOTIFICATION_CHANNEL_DELETED', 'deleted') };
+            });
+            return toChannel(key, row);
+        }
+    );
     app.post(
         '/api/notification-channels/test',
-        { ...writer, schema: { body: testBody }, config: { rateLimit: testLimit } },
+        {
+            ...writer,
+            schema: {
+                body: testBody,
+                response: answers(
+                    { 200: z.object({ message: z.string() }), 400: testRefused, 502: apiError },
+                    401,
+                    403,
+                    404,
+                    429
+                ),
+            },
+            config: { rateLimit: testLimit },
+        },
         async (req, reply) => {
             const outcome = await testChannel(app.ctx, scope(req), req.body);
             app.ctx.events.emit({ name: 'NOTIFICATION_CHANNEL_TESTED', channelId: req.body.id ?? undefined });

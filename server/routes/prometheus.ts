@@ -1,8 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { bearer } from '../auth/guard';
 import { ApiError } from '../errors';
 import { createPrometheus } from '../metrics/prometheus';
+import { answers } from './responses/answers';
+
+const page = z.string().describe('The Prometheus text exposition format');
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -13,14 +17,15 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 export const prometheusRoutes: FastifyPluginAsyncZod = async (app) => {
     const expected = app.ctx.config.metricsToken;
     if (!expected) return;
-    const page = createPrometheus(app.ctx);
-    app.get('/metrics', async (req, reply) => {
+    const metrics = createPrometheus(app.ctx);
+    const response = { ...answers({}, 401), 200: { content: { 'text/plain': { schema: page } } } };
+    app.get('/metrics', { schema: { response } }, async (req, reply) => {
         const given = bearer(req);
         // Compared as digests: equal lengths for timingSafeEqual, and no timing hint of the token's length.
         if (!given || !timingSafeEqual(digest(given), digest(expected))) {
             reply.header('WWW-Authenticate', 'Bearer realm="metrics"');
             throw new ApiError(401, 'A valid METRICS_TOKEN bearer token is required');
         }
-        return reply.type(page.contentType).send(await page.render());
+        return reply.type(metrics.contentType).send(await metrics.render());
     });
 };

@@ -20,6 +20,8 @@ import {
 import { listServerServices } from '../repositories/services';
 import { enabledFlag, nameField, refId, targetAddress } from './fields';
 import { type Change, mutate, sentence } from './mutate';
+import { answers } from './responses/answers';
+import { monitor, server, service } from './responses/entities';
 import { idParams, readOnlyFields } from './schemas';
 
 const serverBody = z.strictObject({
@@ -57,7 +59,10 @@ export const serverRoutes: FastifyPluginAsyncZod = async (app) => {
 
     app.get(
         '/api/servers',
-        { schema: { querystring: listQuerySchema }, config: { cacheAnswer: true } },
+        {
+            schema: { querystring: listQuerySchema, response: answers({ 200: z.array(server) }, 400, 401) },
+            config: { cacheAnswer: true },
+        },
         async (req, reply) => {
             const q = toListQuery(req.query);
             const needle = typeof q.filter.q === 'string' ? q.filter.q.toLowerCase() : null;
@@ -76,30 +81,37 @@ export const serverRoutes: FastifyPluginAsyncZod = async (app) => {
             return page.rows;
         }
     );
-    app.get('/api/servers/:id', { schema: { params: idParams } }, async (req) =>
-        getServer(db, scope(req), req.params.id)
-    );
-    app.get('/api/servers/:id/monitors', { schema: { params: idParams } }, async (req) => {
+    const read = <T extends z.ZodType>(ok: T) => ({ params: idParams, response: answers({ 200: ok }, 400, 401, 404) });
+    app.get('/api/servers/:id', { schema: read(server) }, async (req) => getServer(db, scope(req), req.params.id));
+    app.get('/api/servers/:id/monitors', { schema: read(z.array(monitor)) }, async (req) => {
         await findServer(db, scope(req), req.params.id);
         return markSilenced(app.ctx.silences, await listMonitors(db, scope(req), eq(servers.id, req.params.id)));
     });
-    app.get('/api/servers/:id/services', { schema: { params: idParams } }, async (req) =>
+    app.get('/api/servers/:id/services', { schema: read(z.array(service)) }, async (req) =>
         listServerServices(db, scope(req), req.params.id)
     );
-    app.post('/api/servers', { ...writer, schema: { body: serverBody } }, async (req, reply) => {
-        const created = await mutate(app, req, async (tx) => {
-            const w = await createServer(tx, scope(req), fields(req.body));
-            return { result: w.server, change: change(req, w, 'SERVER_CREATED', 'created') };
-        });
-        return reply.status(201).send(created);
-    });
-    app.put('/api/servers/:id', { ...writer, schema: { params: idParams, body: serverBody } }, async (req) =>
-        mutate(app, req, async (tx) => {
-            const w = await updateServer(tx, scope(req), req.params.id, fields(req.body));
-            return { result: w.server, change: change(req, w, 'SERVER_UPDATED', 'updated') };
-        })
+    app.post(
+        '/api/servers',
+        { ...writer, schema: { body: serverBody, response: answers({ 201: server }, 400, 401, 403) } },
+        async (req, reply) => {
+            const created = await mutate(app, req, async (tx) => {
+                const w = await createServer(tx, scope(req), fields(req.body));
+                return { result: w.server, change: change(req, w, 'SERVER_CREATED', 'created') };
+            });
+            return reply.status(201).send(created);
+        }
     );
-    app.delete('/api/servers/:id', { ...writer, schema: { params: idParams } }, async (req) =>
+    const written = answers({ 200: server }, 400, 401, 403, 404);
+    app.put(
+        '/api/servers/:id',
+        { ...writer, schema: { params: idParams, body: serverBody, response: written } },
+        async (req) =>
+            mutate(app, req, async (tx) => {
+                const w = await updateServer(tx, scope(req), req.params.id, fields(req.body));
+                return { result: w.server, change: change(req, w, 'SERVER_UPDATED', 'updated') };
+            })
+    );
+    app.delete('/api/servers/:id', { ...writer, schema: { params: idParams, response: written } }, async (req) =>
         mutate(app, req, async (tx) => {
             const w = await deleteServer(tx, scope(req), req.params.id);
             return { result: w.server, change: change(req, w, 'SERVER_DELETED', 'deleted') };

@@ -18,7 +18,18 @@ import {
 } from '../repositories/services';
 import { assertTargetAllowed, enabledFlag, nameField, refId, targetAddress } from './fields';
 import { type Change, mutate, sentence } from './mutate';
+import { answers, apiError } from './responses/answers';
+import { service } from './responses/entities';
 import { idParams, readOnlyFields } from './schemas';
+
+const monitorRef = z.object({ id: z.number().int(), name: z.string(), type: z.string() });
+/** What a delete takes along (the monitors created with the service) and what it leaves without data. */
+const dependents = z.object({ removed: z.array(monitorRef), losing_data_source: z.array(monitorRef) });
+/**
+ * The probe answers with the service's own status code: `status` and a sentence for any code the service gave,
+ * `{message}` for the console's own refusals (400, 401, 404) and for a service that did not answer (502).
+ */
+const probe = z.object({ status: z.number().int().optional(), message: z.string(), errors: apiError.shape.errors });
 
 const serviceBody = z.strictObject({
     name: nameField(),
@@ -59,63 +70,83 @@ export const serviceRoutes: FastifyPluginAsyncZod = async (app) => {
         return { ...fields(body), address, address_secret: secret };
     };
 
-    app.post('/api/services', { ...writer, schema: { body: serviceBody } }, async (req, reply) => {
-        const created = await mutate(app, req, async (tx) => {
-            const w = await createService(tx, scope(req), await sealed(tx, req, req.body, null));
-            // Inside the transaction: a refused address undoes the write.
-            await assertTargetAllowed(app.ctx, tx, w.companyId, 'address', req.body.address);
-            return { result: w.service, change: change(req, w, 'SERVICE_CREATED', 'created') };
-        });
-        return reply.status(201).send(created);
-    });
-    app.put('/api/services/:id', { ...writer, schema: { params: idParams, body: serviceBody } }, async (req) =>
-        mutate(app, req, async (tx) => {
-            const w = await updateService(
-                tx,
-                scope(req),
-                req.params.id,
-                await sealed(tx, req, req.body, req.params.id)
-            );
-            await assertTargetAllowed(app.ctx, tx, w.companyId, 'address', req.body.address);
-            return { result: w.service, change: change(req, w, 'SERVICE_UPDATED', 'updated') };
-        })
+    app.post(
+        '/api/services',
+        { ...writer, schema: { body: serviceBody, response: answers({ 201: service }, 400, 401, 403) } },
+        async (req, reply) => {
+            const created = await mutate(app, req, async (tx) => {
+                const w = await createService(tx, scope(req), await sealed(tx, req, req.body, null));
+                // Inside the transaction: a refused address undoes the write.
+                await assertTargetAllowed(app.ctx, tx, w.companyId, 'address', req.body.address);
+                return { result: w.service, change: change(req, w, 'SERVICE_CREATED', 'created') };
+            });
+            return reply.status(201).send(created);
+        }
     );
-    app.delete('/api/services/:id', { ...writer, schema: { params: idParams } }, async (req) =>
-        mutate(app, req, async (tx) => {
-            const w = await deleteService(tx, scope(req), req.params.id);
-            const removed = w.dependents.removed.map((m) => m.name);
-            const c = change(req, w, 'SERVICE_DELETED', 'deleted');
-            if (removed.length > 0) c.message += ` with its monitors ${removed.join(', ')}`;
-            return { result: { ...w.service, removed_monitors: w.dependents.removed }, change: c };
-        })
+    app.put(
+        '/api/services/:id',
+        {
+            ...writer,
+            schema: { params: idParams, body: serviceBody, response: answers({ 200: service }, 400, 401, 403, 404) },
+        },
+        async (req) =>
+            mutate(app, req, async (tx) => {
+                const w = await updateService(
+                    tx,
+                    scope(req),
+                    req.params.id,
+                    await sealed(tx, req, req.body, req.params.id)
+                );
+                await assertTargetAllowed(app.ctx, tx, w.companyId, 'address', req.body.address);
+                return { result: w.service, change: change(req, w, 'SERVICE_UPDATED', 'updated') };
+            })
+    );
+    const deleted = service.extend({ removed_monitors: z.array(monitorRef) });
+    app.delete(
+        '/api/services/:id',
+        { ...writer, schema: { params: idParams, response: answers({ 200: deleted }, 400, 401, 403, 404) } },
+        async (req) =>
+            mutate(app, req, async (tx) => {
+                const w = await deleteService(tx, scope(req), req.params.id);
+                const removed = w.dependents.removed.map((m) => m.name);
+                const c = change(req, w, 'SERVICE_DELETED', 'deleted');
+                if (removed.length > 0) c.message += ` with its monitors ${removed.join(', ')}`;
+                return { result: { ...w.service, removed_monitors: w.dependents.removed }, change: c };
+            })
     );
     // What a delete would take along, for the confirmation to name (issue 9).
-    app.get('/api/services/:id/dependents', { schema: { params: idParams } }, async (req) =>
-        serviceDependents(app.ctx.db, scope(req), req.params.id)
+    app.get(
+        '/api/services/:id/dependents',
+        { schema: { params: idParams, response: answers({ 200: dependents }, 400, 401, 404) } },
+        async (req) => serviceDependents(app.ctx.db, scope(req), req.params.id)
     );
     // The UI reads only the status code (spec §4: 200 counts as success); a service that does not answer is a 502.
-    app.get('/api/services/:id/test', { schema: { params: idParams } }, async (req, reply) => {
-        const { service, companyId } = await findService(app.ctx.db, scope(req), req.params.id);
-        const policy = await app.ctx.egress.forCompany(companyId);
-        const address = openAddress(key, service.address, await serviceSecret(app.ctx.db, service.id));
-        try {
-            // Metrics endpoints answer hundreds of KiB; the cap only guards memory.
-            const res = await app.ctx.http.request(serviceProbeUrl(address, service.type), {
-                timeoutMs: 5000,
-                maxBodyBytes: 4 * 1024 * 1024,
-                policy,
-            });
-            if (res.status < 200 || res.status > 599) {
+    app.get(
+        '/api/services/:id/test',
+        { schema: { params: idParams, response: { 200: probe, default: probe } } },
+        async (req, reply) => {
+            const { service, companyId } = await findService(app.ctx.db, scope(req), req.params.id);
+            const policy = await app.ctx.egress.forCompany(companyId);
+            const address = openAddress(key, service.address, await serviceSecret(app.ctx.db, service.id));
+            try {
+                // Metrics endpoints answer hundreds of KiB; the cap only guards memory.
+                const res = await app.ctx.http.request(serviceProbeUrl(address, service.type), {
+                    timeoutMs: 5000,
+                    maxBodyBytes: 4 * 1024 * 1024,
+                    policy,
+                });
+                if (res.status < 200 || res.status > 599) {
+                    return reply
+                        .status(502)
+                        .send({ message: `${service.name} answered with invalid HTTP status ${res.status}` });
+                }
                 return reply
-                    .status(502)
-                    .send({ message: `${service.name} answered with invalid HTTP status ${res.status}` });
+                    .status(res.status)
+                    .send({ status: res.status, message: `${service.name} answered HTTP ${res.status}` });
+            } catch (err) {
+                if (!(err instanceof HttpError)) throw err;
+                return reply.status(502).send({ message: `${service.name} did not answer: ${err.message}` });
             }
-            return reply
-                .status(res.status)
-                .send({ status: res.status, message: `${service.name} answered HTTP ${res.status}` });
-        } catch (err) {
-            if (!(err instanceof HttpError)) throw err;
-            return reply.status(502).send({ message: `${service.name} did not answer: ${err.message}` });
         }
-    });
+    );
 };

@@ -8,6 +8,8 @@ import { listQuerySchema, pageOf, toListQuery } from '../list-query';
 import { createUser, deleteUser, getUser, listUsers, updateUser } from '../repositories/users';
 import { endSessions } from '../services/sessions';
 import { type Change, mutate } from './mutate';
+import { answers } from './responses/answers';
+import { user } from './responses/entities';
 import { idParams, optionalText, readOnlyFields, stripReadOnly } from './schemas';
 
 const userBody = z.strictObject({
@@ -36,44 +38,64 @@ const change = (req: FastifyRequest, user: User, event: Change['event'], verb: s
 /** Users: super admins only. List answers `{results}`; the password never leaves the server. */
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     app.addHook('onRequest', requireSuperAdmin);
-    app.get('/api/users', { schema: { querystring: listQuerySchema } }, async (req, reply) => {
-        const q = toListQuery(req.query);
-        const needle = typeof q.filter.q === 'string' ? q.filter.q.toLowerCase() : null;
-        const rows = (await listUsers(app.ctx.db)).filter(
-            (u) =>
-                (!needle || u.username.toLowerCase().includes(needle)) &&
-                (q.filter.company_id === undefined || u.company_id === Number(q.filter.company_id))
-        );
-        const page = pageOf(rows, q, 'users', {
-            id: (u) => u.id,
-            username: (u) => u.username.toLowerCase(),
-            created_at: (u) => u.created_at,
-        });
-        if (page.contentRange) reply.header('Content-Range', page.contentRange);
-        return { results: page.rows };
-    });
-    app.get('/api/users/:id', { schema: { params: idParams } }, async (req) => getUser(app.ctx.db, req.params.id));
-    app.post('/api/users', { schema: { body: userBody } }, async (req, reply) => {
-        const { company: _c, ...body } = stripReadOnly(req.body);
-        const user = await mutate(app, req, async (tx) => {
-            const u = await createUser(tx, body);
-            return { result: u, change: change(req, u, 'USER_CREATED', 'created') };
-        });
-        return reply.status(201).send(user);
-    });
-    app.put('/api/users/:id', { schema: { params: idParams, body: userBody } }, async (req) => {
-        const { company: _c, ...body } = stripReadOnly(req.body);
-        if (req.params.id === req.actor.id && (!body.is_super_admin || !body.is_active)) {
-            throw forbidden('You cannot remove your own super admin role or disable yourself');
+    app.get(
+        '/api/users',
+        {
+            schema: {
+                querystring: listQuerySchema,
+                response: answers({ 200: z.object({ results: z.array(user) }) }, 400, 401, 403),
+            },
+        },
+        async (req, reply) => {
+            const q = toListQuery(req.query);
+            const needle = typeof q.filter.q === 'string' ? q.filter.q.toLowerCase() : null;
+            const rows = (await listUsers(app.ctx.db)).filter(
+                (u) =>
+                    (!needle || u.username.toLowerCase().includes(needle)) &&
+                    (q.filter.company_id === undefined || u.company_id === Number(q.filter.company_id))
+            );
+            const page = pageOf(rows, q, 'users', {
+                id: (u) => u.id,
+                username: (u) => u.username.toLowerCase(),
+                created_at: (u) => u.created_at,
+            });
+            if (page.contentRange) reply.header('Content-Range', page.contentRange);
+            return { results: page.rows };
         }
-        return mutate(app, req, async (tx) => {
-            const { user, endSessions: end } = await updateUser(tx, req.params.id, body);
-            // In the same transaction: a password change that is saved always ends the sessions it should.
-            if (end) await endSessions(app.ctx, user.id, tx);
-            return { result: user, change: change(req, user, 'USER_UPDATED', 'updated') };
-        });
-    });
-    app.delete('/api/users/:id', { schema: { params: idParams } }, async (req) => {
+    );
+    const one = answers({ 200: user }, 400, 401, 403, 404);
+    app.get('/api/users/:id', { schema: { params: idParams, response: one } }, async (req) =>
+        getUser(app.ctx.db, req.params.id)
+    );
+    app.post(
+        '/api/users',
+        { schema: { body: userBody, response: answers({ 201: user }, 400, 401, 403, 409) } },
+        async (req, reply) => {
+            const { company: _c, ...body } = stripReadOnly(req.body);
+            const user = await mutate(app, req, async (tx) => {
+                const u = await createUser(tx, body);
+                return { result: u, change: change(req, u, 'USER_CREATED', 'created') };
+            });
+            return reply.status(201).send(user);
+        }
+    );
+    app.put(
+        '/api/users/:id',
+        { schema: { params: idParams, body: userBody, response: answers({ 200: user }, 400, 401, 403, 404, 409) } },
+        async (req) => {
+            const { company: _c, ...body } = stripReadOnly(req.body);
+            if (req.params.id === req.actor.id && (!body.is_super_admin || !body.is_active)) {
+                throw forbidden('You cannot remove your own super admin role or disable yourself');
+            }
+            return mutate(app, req, async (tx) => {
+                const { user, endSessions: end } = await updateUser(tx, req.params.id, body);
+                // In the same transaction: a password change that is saved always ends the sessions it should.
+                if (end) await endSessions(app.ctx, user.id, tx);
+                return { result: user, change: change(req, user, 'USER_UPDATED', 'updated') };
+            });
+        }
+    );
+    app.delete('/api/users/:id', { schema: { params: idParams, response: one } }, async (req) => {
         if (req.params.id === req.actor.id) throw forbidden('You cannot delete yourself');
         const user = await mutate(app, req, async (tx) => {
             const u = await deleteUser(tx, req.params.id);

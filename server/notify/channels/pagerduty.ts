@@ -1,4 +1,5 @@
 import { classifyStatus, clip, plain, probeHttp, retryAfterHeader, unreachable } from './common';
+import { isDeliveryNotice } from '../record';
 import { plainMessage, titleOf } from './plain';
 import { setting } from './settings';
 import type { ChannelConfig, ChannelDefinition } from './types';
@@ -54,6 +55,25 @@ export const pagerduty: ChannelDefinition<PagerDutyEvent> = {
                     source: 'Node Monitor',
                     severity: 'info',
                     custom_details: { message: 'Alerts will arrive here. Resolve this test incident.' },
+                },
+            };
+        }
+        if (isDeliveryNotice(record)) {
+            if (record.kind === 'channel-delivering') return { event_action: 'resolve', dedup_key: record.incidentId };
+            const m = plainMessage(record);
+            return {
+                event_action: 'trigger',
+                dedup_key: record.incidentId,
+                payload: {
+                    summary: clip(`${titleOf(m)}: ${record.lastError ?? 'no error given'}`, 1024),
+                    source: 'Node Monitor',
+                    severity: 'error',
+                    custom_details: {
+                        company: record.company.name,
+                        channel: `${record.channel.name} (${record.channel.type})`,
+                        since: new Date(record.since).toISOString(),
+                        last_error: record.lastError,
+                    },
                 },
             };
         }

@@ -1,13 +1,14 @@
 import { formatDuration } from '../../../common/duration';
 import { formatNotification, utc } from '../format';
-import type { NotificationRecord, TestRecord } from '../record';
+import { deliveryNoticeText } from '../delivery-notice';
+import { isDeliveryNotice, type NotificationRecord, type OutgoingRecord } from '../record';
 import { plain } from './common';
 
 /** A notification as plain text: the heading word, the subject's name, and the body lines of the Telegram text. */
 export interface PlainMessage {
-    /** ALERT, STILL FAILING, RECOVERED, FLAPPING, STILL FLAPPING, CHAIN STALLED, CHAIN RESUMED, WARNING, … or TEST. */
+    /** ALERT, STILL FAILING, RECOVERED, FLAPPING, STILL FLAPPING, CHAIN STALLED, CHAIN RESUMED, WARNING, TEST, CHANNEL …. */
     heading: string;
-    /** What it is about: the monitor, or the chain for a chain halt. */
+    /** What it is about: the monitor, the chain for a chain halt, or the channel for a delivery notice. */
     name: string;
     lines: string[];
     /** good (recovered, warning cleared), bad (failing), unsettled (flapping), warning or info (test, notices). */
@@ -27,7 +28,8 @@ const HEADINGS: Record<NotificationRecord['kind'], string> = {
     'warning-cleared': 'WARNING CLEARED',
 };
 
-export function plainMessage(record: NotificationRecord | TestRecord): PlainMessage {
+export function plainMessage(record: OutgoingRecord): PlainMessage {
+    if (isDeliveryNotice(record)) return deliveryNoticeText(record);
     if (record.kind === 'test') {
         return {
             heading: 'TEST',

@@ -1,5 +1,7 @@
 import { type InlineKeyboard, sendMessage, TelegramError } from '../../clients/telegram';
 import { buildDigest } from '../digest';
+import { deliveryNoticeHtml } from '../delivery-notice';
+import { isDeliveryNotice } from '../record';
 import { escapeHtml, formatNotification, utc } from '../format';
 import { formatDuration } from '../../../common/duration';
 import { probeHttp } from './common';
@@ -72,6 +74,7 @@ export const telegram: ChannelDefinition<TelegramMessage> = {
                 text: `<b>Node Monitor</b>: test message for notification channel "${escapeHtml(record.channelName)}". Alerts will arrive here.`,
             };
         }
+        if (isDeliveryNotice(record)) return { text: deliveryNoticeHtml(record) };
         const text = formatNotification(record.subject, record, record.at);
         const still = record.stillFailing;
         return {

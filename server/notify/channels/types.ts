@@ -1,7 +1,7 @@
 import type { ChannelType } from '../../../common/channel-types';
 import type { EgressPolicy } from '../../clients/address-guard';
 import type { HttpClient } from '../../clients/http';
-import type { DigestLine, NotificationRecord, TestRecord } from '../record';
+import type { DigestLine, OutgoingRecord } from '../record';
 
 /** A channel's settings after validation, secrets in clear (they are encrypted only at rest). */
 export type ChannelSetting = string | number | boolean | Record<string, string>;
@@ -57,7 +57,7 @@ export interface ChannelDefinition<M = unknown> {
     /** Which destination a channel sends to: channels sharing one are probed and paced together when down. */
     destination(ctx: NotifyContext, config: ChannelConfig): string;
     /** A message for `record`, or null when this type does not send that kind (PagerDuty reminders). */
-    render(record: NotificationRecord | TestRecord): M | null;
+    render(record: OutgoingRecord): M | null;
     /** A message for a row stored before payloads existed: its Telegram HTML text. */
     renderText(html: string): M;
     /** One message standing for the first `count` (at least one) of `lines`. */

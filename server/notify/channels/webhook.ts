@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { snippet } from '../../clients/http';
-import type { NotificationRecord } from '../record';
+import { deliveryNoticeText } from '../delivery-notice';
+import { isDeliveryNotice, type NotificationRecord } from '../record';
 import { classifyStatus, plain, probeHttp, retryAfterHeader, unreachable } from './common';
 import { setting } from './settings';
 import type { ChannelConfig, ChannelDefinition } from './types';
@@ -19,6 +20,8 @@ export interface WebhookBody {
         | 'upgrade_height_reached'
         | 'warning'
         | 'warning_cleared'
+        | 'channel_failing'
+        | 'channel_delivering'
         | 'test';
     incident_id: string | null;
     severity: 'critical' | 'warning' | 'info';
@@ -29,6 +32,8 @@ export interface WebhookBody {
     since: string | null;
     duration_seconds: number | null;
     sent_at: string;
+    /** On the delivery notices only: the channel the outbox could not deliver to, and its company. */
+    channel?: { id: number; name: string; type: string; company: { id: number; name: string } };
 }
 
 export const SIGNATURE_HEADER = 'X-Node-Monitor-Signature';
@@ -108,6 +113,22 @@ export const webhook: ChannelDefinition<Unsent> = {
                 message: `Test message for notification channel "${record.channelName}"`,
                 since: null,
                 duration_seconds: null,
+            };
+        }
+        if (isDeliveryNotice(record)) {
+            const failing = record.kind === 'channel-failing';
+            return {
+                version: 1,
+                kind: failing ? 'channel_failing' : 'channel_delivering',
+                incident_id: record.incidentId,
+                severity: failing ? 'critical' : 'info',
+                configuration: null,
+                server: null,
+                monitor: null,
+                message: deliveryNoticeText(record).lines.join('\n'),
+                since: new Date(record.since).toISOString(),
+                duration_seconds: failing ? null : Math.round((record.at - record.since) / 1000),
+                channel: { ...record.channel, company: record.company },
             };
         }
         const s = record.subject;

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { MONITOR_TYPES } from '../../../common/monitor-types';
+import { SERVICE_TYPES } from '../../../common/service-types';
+import type { ConfigDocument } from '../../config-as-code/document';
+import type { Plan } from '../../config-as-code/reconcile';
+import type { Expect, Same } from './answers';
+
+/** The export document as it is written (config-as-code/document.ts parses it back, with its defaults and rules). */
+const monitorDoc = z.object({
+    name: z.string(),
+    type: z.enum(MONITOR_TYPES),
+    is_enabled: z.boolean(),
+    settings: z.record(z.string(), z.unknown()),
+});
+
+export const configDocument = z.object({
+    version: z.literal(1),
+    company: z.string().optional(),
+    configurations: z.array(
+        z.object({
+            name: z.string(),
+            chain: z.string(),
+            is_enabled: z.boolean(),
+            channels: z.array(z.string()).describe('Linked notification channels, by name'),
+            servers: z.array(
+                z.object({
+                    name: z.string(),
+                    address: z.string(),
+                    is_enabled: z.boolean(),
+                    services: z.array(
+                        z.object({
+                            name: z.string(),
+                            type: z.enum(SERVICE_TYPES),
+                            address: z.string(),
+                            is_enabled: z.boolean(),
+                        })
+                    ),
+                    monitors: z.array(monitorDoc),
+                })
+            ),
+            monitors: z.array(monitorDoc).describe('Monitors that read no service of a server'),
+        })
+    ),
+});
+
+const ACTIONS = ['create', 'update', 'unchanged', 'delete'] as const;
+
+/** What an import does (or, on a dry run, would do). */
+export const importPlan = z.object({
+    dry_run: z.boolean(),
+    applied: z.boolean(),
+    summary: z.object({
+        create: z.number().int(),
+        update: z.number().int(),
+        unchanged: z.number().int(),
+        delete: z.number().int(),
+    }),
+    items: z.array(
+        z.object({
+            action: z.enum(ACTIONS),
+            kind: z.enum(['configuration', 'server', 'service', 'monitor', 'channel_link']),
+            path: z.string(),
+            name: z.string(),
+            fields: z.array(z.string()).optional(),
+        })
+    ),
+});
+
+/** Fail to compile when the schemas and the types the code writes differ in any field. */
+export type SchemasMatchDocument = [
+    Expect<Same<z.output<typeof configDocument>, ConfigDocument>>,
+    Expect<Same<Omit<z.output<typeof importPlan>, 'dry_run' | 'applied'>, Plan>>,
+];
