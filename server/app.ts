@@ -22,6 +22,7 @@ import { frameworkErrors, registerErrorHandling } from './http-errors';
 import { registerInputLimits } from './input-limits';
 import { createLogger } from './logger';
 import { LogHub } from './logs/hub';
+import { IncidentSweeper } from './incidents/sweeper';
 import { OutboxDispatcher } from './notify/outbox';
 import { registerOpenApi } from './openapi';
 import { registerRoutes } from './routes';
@@ -78,11 +79,13 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     ctx.watchdog = new Watchdog(ctx, app.log);
     app.decorate('ctx', ctx);
     const stopMaintenance = scheduleMaintenance(database, ctx.dbHealth, app.log);
+    const incidentSweeper = new IncidentSweeper(ctx, app.log);
     // One hook, so the engine stops (and flushes) before the database closes.
     app.addHook('onClose', async () => {
         ctx.watchdog.stop();
         await ctx.engine?.stop();
         await ctx.outbox?.stop();
+        await incidentSweeper.stop();
         stopMaintenance();
         ctx.dbHealth.stop();
         await database.close();
@@ -118,6 +121,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
             await ctx.engine.start();
             ctx.outbox = new OutboxDispatcher(ctx, app.log);
             ctx.outbox.start();
+            incidentSweeper.start();
             ctx.watchdog.start();
         }
         return { app, firstAdmin };

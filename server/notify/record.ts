@@ -12,7 +12,9 @@ export type NotificationKind =
     /** An upgrade plan seen on chain (when first seen, and again an hour before); informs, asks nothing. */
     | 'upgrade-notice'
     /** The chain stopped at a planned upgrade height; block alerts are held for the grace. */
-    | 'upgrade-height';
+    | 'upgrade-height'
+    /** Someone took the incident on (console, API, Telegram): `message` says who; reminders and escalation stop. */
+    | 'acknowledged';
 
 /** Where a notification comes from: a monitor of a configuration, on a server or not. */
 export interface NotificationSubject {

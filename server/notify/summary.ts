@@ -16,6 +16,7 @@ const ICONS: Record<string, string> = {
     'chain-resumed': '✅',
     'upgrade-notice': '📅',
     'upgrade-height': '⏸️',
+    acknowledged: '👀',
 };
 
 /**

@@ -15,6 +15,7 @@ import {
     type MonitorBody,
     updateMonitor,
 } from '../repositories/monitors';
+import { openIncidentsOf } from '../incidents/read';
 import { chainHaltsOf } from '../repositories/chain-halts';
 import { withWarnings } from '../services/monitor-warnings';
 import { assertTargetAllowed, enabledFlag, nameField, optionalRefId, refId } from './fields';
@@ -108,24 +109,26 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
     const scope = (req: FastifyRequest) => companyScope(req.actor);
     const writer = { onRequest: requireWriter };
 
-    // A chain halt fails every node of the chain: `chain_halt` lets a reader show those rows as the one fact.
+    // A chain halt fails every node of the chain: `chain_halt` lets a reader show those rows as the one fact;
+    // `incident` links a row to the open incident it is part of.
     app.get('/api/monitors/failed', { config: { cacheAnswer: true } }, async (req) => {
         const failed = await listByHealth(db, scope(req), 'failed');
-        const halts = await chainHaltsOf(
-            db,
-            failed.map((m) => m.id)
-        );
+        const ids = failed.map((m) => m.id);
+        const [halts, open] = [await chainHaltsOf(db, ids), await openIncidentsOf(db, ids)];
         return failed.map((m) => {
             const halt = halts.get(m.id);
-            return halt ? { ...m, chain_halt: halt } : m;
+            const incident = open.get(m.id);
+            return { ...m, ...(halt ? { chain_halt: halt } : {}), ...(incident ? { incident } : {}) };
         });
     });
     app.get('/api/monitors/warnings', { config: { cacheAnswer: true } }, async (req) =>
         listByHealth(db, scope(req), 'warnings')
     );
-    app.get('/api/monitors/:id', { schema: { params: idParams } }, async (req) =>
-        getMonitor(db, scope(req), req.params.id)
-    );
+    app.get('/api/monitors/:id', { schema: { params: idParams } }, async (req) => {
+        const monitor = await getMonitor(db, scope(req), req.params.id);
+        const incident = (await openIncidentsOf(db, [monitor.id])).get(monitor.id);
+        return incident ? { ...monitor, incident } : monitor;
+    });
     app.post('/api/monitors', { ...writer, schema: { body: monitorBody } }, async (req, reply) => {
         const created = await mutate(app, req, async (tx) => {
             const w = await createMonitor(tx, scope(req), sealSettings(key, fields(req.body), null));

@@ -5,12 +5,12 @@ import { plain } from './common';
 
 /** A notification as plain text: the heading word, the subject's name, and the body lines of the Telegram text. */
 export interface PlainMessage {
-    /** ALERT, STILL FAILING, RECOVERED, FLAPPING, STILL FLAPPING, CHAIN STALLED, CHAIN RESUMED or TEST. */
+    /** ALERT, STILL FAILING, RECOVERED, FLAPPING, STILL FLAPPING, CHAIN STALLED, CHAIN RESUMED, ACKNOWLEDGED or TEST. */
     heading: string;
     /** What it is about: the monitor, or the chain for a chain halt. */
     name: string;
     lines: string[];
-    /** good (recovered), bad (failing), unsettled (flapping) or info (test). */
+    /** good (recovered), bad (failing), unsettled (flapping) or info (test, notices, acknowledgement). */
     tone: 'good' | 'bad' | 'unsettled' | 'info';
 }
 
@@ -23,6 +23,7 @@ const HEADINGS: Record<NotificationRecord['kind'], string> = {
     'chain-resumed': 'CHAIN RESUMED',
     'upgrade-notice': 'UPGRADE SCHEDULED',
     'upgrade-height': 'UPGRADE HEIGHT REACHED',
+    acknowledged: 'ACKNOWLEDGED',
 };
 
 export function plainMessage(record: NotificationRecord | TestRecord): PlainMessage {
@@ -46,7 +47,7 @@ export function plainMessage(record: NotificationRecord | TestRecord): PlainMess
     const tone =
         record.kind === 'recovery' || record.kind === 'chain-resumed'
             ? 'good'
-            : record.kind === 'upgrade-notice' || record.kind === 'upgrade-height'
+            : record.kind === 'upgrade-notice' || record.kind === 'upgrade-height' || record.kind === 'acknowledged'
               ? 'info'
               : record.kind === 'flapping' || record.flapping
                 ? 'unsettled'

@@ -17,6 +17,7 @@ export interface WebhookBody {
         | 'chain_resumed'
         | 'upgrade_scheduled'
         | 'upgrade_height_reached'
+        | 'acknowledged'
         | 'test';
     incident_id: string | null;
     severity: 'critical' | 'warning' | 'info';
@@ -80,6 +81,7 @@ const KINDS: Record<NotificationRecord['kind'], WebhookBody['kind']> = {
     'chain-resumed': 'chain_resumed',
     'upgrade-notice': 'upgrade_scheduled',
     'upgrade-height': 'upgrade_height_reached',
+    acknowledged: 'acknowledged',
 };
 
 /** The body without `sent_at`, which is stamped when it is sent (a retry is signed anew). */
