@@ -5,6 +5,7 @@ import { incidentEvents, incidents, monitorStates, notificationChannels, outbox 
 import type { IncidentRow } from '../db/schema';
 import { notFound } from '../errors';
 import { inScope, type Scope } from '../repositories/scope';
+import { sqlNow } from './record';
 
 /** The list's filter (react-admin `filter` JSON), already validated. */
 export interface IncidentFilter {
@@ -14,10 +15,9 @@ export interface IncidentFilter {
     server_id?: number;
 }
 
-const stamp = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
 /** Seconds from opening to closing, or to `nowMs` while open. */
 const durationSql = (nowMs: number) =>
-    sql<number>`extract(epoch from (coalesce(${incidents.closedAt}, ${stamp(nowMs)}) - ${incidents.openedAt}))`;
+    sql<number>`extract(epoch from (coalesce(${incidents.closedAt}, ${sqlNow(nowMs)}) - ${incidents.openedAt}))`;
 
 /** Fields the list sorts by, each an SQL expression. */
 export const SORTABLE: Record<string, (nowMs: number) => SQL | typeof incidents.id> = {

@@ -5,8 +5,8 @@ import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { configurationChannels, incidentEvents, incidents, monitors, notificationChannels } from '../db/schema';
 import { linksOf, openingRecord, queue } from './queue';
+import { sqlNow } from './record';
 
-const stamp = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
 /** Closed incidents are deleted this many at a time, so a first prune of a large backlog never blocks the engine. */
 const PRUNE_STEP = 200;
 const PRUNE_STEPS_PER_RUN = 10;
@@ -30,7 +30,7 @@ export async function escalateDue(db: Db, nowMs: number): Promise<number> {
                 eq(incidents.status, 'open'),
                 isNull(incidents.acknowledgedAt),
                 eq(notificationChannels.isEnabled, true),
-                sql`${incidents.openedAt} + ${configurationChannels.escalateAfterMinutes} * interval '1 minute' <= ${stamp(nowMs)}`,
+                sql`${incidents.openedAt} + ${configurationChannels.escalateAfterMinutes} * interval '1 minute' <= ${sqlNow(nowMs)}`,
                 notExists(
                     db
                         .select({ one: sql`1` })

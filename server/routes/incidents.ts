@@ -16,12 +16,14 @@ import { listQuerySchema, toListQuery } from '../list-query';
 const DEFAULT_PAGE = 25;
 const NOTE_MAX = 2000;
 
-const incidentParams = z.object({ id: z.string().min(1).max(100) });
+// Incident ids are UUIDs; anything else (a NUL byte, which PostgreSQL text refuses) never reaches the database.
+const incidentParams = z.object({ id: z.string().regex(/^[A-Za-z0-9-]{1,100}$/, 'id must be an incident id') });
 const idFilter = (field: string) =>
     z.coerce
         .number({ error: `${field} must be a positive whole number` })
         .int()
         .positive()
+        .max(2_147_483_647)
         .optional();
 const filterSchema = z.looseObject({
     status: z

@@ -127,6 +127,7 @@ it('lists as react-admin reads it: results, Content-Range, sort, range and filte
         [{ filter: { status: 'gone' } }, 'status'],
         [{ filter: { monitor_id: 'seven' } }, 'monitor_id'],
         [{ filter: { configuration_id: -1 } }, 'configuration_id'],
+        [{ filter: { monitor_id: 99_999_999_999 } }, 'monitor_id'],
         [{ sort: ['payload', 'ASC'] }, 'sort'],
     ] as const) {
         const bad = await list(w.admin.access, query);
@@ -171,6 +172,7 @@ it('keeps each company to its own incidents: another company’s answers 404, a 
         (await w.call('POST', `/api/incidents/${ids.otherCo}/notes`, w.admin.access, { note: 'x' })).statusCode
     ).toBe(404);
     expect((await w.call('GET', '/api/incidents/no-such-incident', w.admin.access)).statusCode).toBe(404);
+    expect((await w.call('GET', '/api/incidents/bad%00id', w.admin.access)).statusCode).toBe(400);
     // Plain users read, but do not act.
     expect((await w.call('GET', `/api/incidents/${ids.open}`, w.plain.access)).statusCode).toBe(200);
     expect((await w.call('POST', `/api/incidents/${ids.open}/ack`, w.plain.access, {})).statusCode).toBe(403);
