@@ -226,6 +226,19 @@ it('acknowledges once, with a note, telling each linked channel; a second time o
     );
 });
 
+it('tells an acknowledgement made with an API token from one made in the console', async () => {
+    const id = '55555555-0000-4000-8000-000000000005';
+    await seedIncident(id, w.acme, cfg, 9, base + 60 * MIN);
+    const token = (await w.call('POST', '/api/tokens', w.admin.access, { name: 'pager bot', scope: 'write' })).json()
+        .token;
+    const res = await w.call('POST', `/api/incidents/${id}/ack`, token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ acknowledged_by: 'alice', acknowledged_via: 'api' });
+    const readOnly = (await w.call('POST', '/api/tokens', w.admin.access, { name: 'reader', scope: 'read' })).json()
+        .token;
+    expect((await w.call('POST', `/api/incidents/${id}/notes`, readOnly, { note: 'x' })).statusCode).toBe(403);
+});
+
 it('adds notes to open and closed incidents, in the timeline by author', async () => {
     expect(
         (await w.call('POST', `/api/incidents/${ids.closed}/notes`, w.admin.access, {})).json().errors

@@ -174,6 +174,23 @@ it('acknowledged: reminders stop (across a restart), escalation never comes, the
     expect(closed).toEqual({ ok: false, status: 409, message: 'The incident is already closed' });
 });
 
+it('keeps a chain halt as one incident of its configuration, opened by CHAIN STALLED and closed by CHAIN RESUMED', async () => {
+    const id = 'd4d4d4d4-0000-4000-8000-000000000004';
+    const since = t0 + 200 * MIN;
+    const writer = new ResultWriter(t.app.ctx.db, t.app.log);
+    await step(writer, since + MIN, 'chain-stalled', id, since);
+    expect(await incident(id)).toMatchObject({
+        kind: 'chain',
+        status: 'open',
+        serverId: null,
+        configurationId: target.configuration.id,
+        openedAt: new Date(since),
+    });
+    await step(writer, since + 9 * MIN, 'chain-resumed', id, since);
+    expect(await incident(id)).toMatchObject({ status: 'closed', closedAt: new Date(since + 9 * MIN) });
+    expect(await queued(id)).toEqual(['chain-stalled→telegram', 'chain-resumed→telegram']);
+});
+
 it('deletes incidents closed longer ago than the retention, keeping the rest', async () => {
     const day = 86_400_000;
     const old = 'c3c3c3c3-0000-4000-8000-000000000003';
