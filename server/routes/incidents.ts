@@ -73,6 +73,18 @@ export const incidentRoutes: FastifyPluginAsyncZod = async (app) => {
     const db = app.ctx.db;
     const scope = (req: FastifyRequest) => companyScope(req.actor);
     const writer = { onRequest: requireWriter };
+    // `curl -X POST -H 'content-type: application/json' …/ack` sends no body at all: that is an acknowledgement
+    // without a note, not a malformed request (this plugin's routes only).
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+        const text = String(body);
+        if (text.trim() === '') return done(null, undefined);
+        try {
+            done(null, JSON.parse(text));
+        } catch {
+            done(badRequest({ body: 'The body is not valid JSON' }), undefined);
+        }
+    });
 
     app.get('/api/incidents', { schema: { querystring: listQuerySchema } }, async (req, reply) => {
         const q = toListQuery(req.query);

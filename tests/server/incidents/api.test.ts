@@ -3,6 +3,7 @@ import { incidents, outbox } from '../../../server/db/schema';
 import { CHANNELS } from '../../../server/notify/channels';
 import { parsePayload, toRecord } from '../../../server/notify/record';
 import { createWorld, type World } from '../config-fixtures';
+import { auth } from '../helpers';
 
 /** Issue 12: GET/POST /api/incidents… as an operator's tools and scripts call them. */
 let w: World;
@@ -231,7 +232,11 @@ it('tells an acknowledgement made with an API token from one made in the console
     await seedIncident(id, w.acme, cfg, 9, base + 60 * MIN);
     const token = (await w.call('POST', '/api/tokens', w.admin.access, { name: 'pager bot', scope: 'write' })).json()
         .token;
-    const res = await w.call('POST', `/api/incidents/${id}/ack`, token);
+    const res = await w.t.app.inject({
+        method: 'POST',
+        url: `/api/incidents/${id}/ack`,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ acknowledged_by: 'alice', acknowledged_via: 'api' });
     const readOnly = (await w.call('POST', '/api/tokens', w.admin.access, { name: 'reader', scope: 'read' })).json()
@@ -246,6 +251,17 @@ it('adds notes to open and closed incidents, in the timeline by author', async (
     expect(
         (await w.call('POST', `/api/incidents/${ids.closed}/notes`, w.admin.access, { note: '  ' })).statusCode
     ).toBe(400);
+    const raw = (payload?: string) =>
+        w.t.app.inject({
+            method: 'POST',
+            url: `/api/incidents/${ids.closed}/notes`,
+            headers: { ...auth(w.admin.access), 'content-type': 'application/json' },
+            payload,
+        });
+    expect((await raw()).statusCode).toBe(400);
+    const broken = await raw('{"note":');
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().errors).toEqual({ body: 'The body is not valid JSON' });
     const res = await w.call('POST', `/api/incidents/${ids.closed}/notes`, w.root.access, { note: 'Disk was full' });
     expect(res.statusCode).toBe(201);
     expect(res.json().timeline.at(-1)).toMatchObject({ kind: 'note', text: 'root: Disk was full' });
