@@ -77,26 +77,33 @@ export const IncidentList = (props: Partial<ListProps>) => (
             </Typography>
             <IncidentStats />
         </Box>
-        <DataTable<Incident> rowClick={(id) => `/incidents/${id}`} bulkActionButtons={false}>
-            <DataTable.Col
-                source="status"
-                label="Status"
-                render={(r: Incident) => <IncidentStatusChip incident={r} />}
-            />
-            <DataTable.Col source="monitor_name" label="Monitor" render={(r: Incident) => incidentSubject(r)} />
-            <DataTable.Col source="configuration_name" label="Configuration" />
-            <DataTable.Col source="server_name" label="Server" render={(r: Incident) => r.server_name ?? '—'} />
-            <DataTable.Col source="opened_at" label="Opened" render={(r: Incident) => formatDateTime(r.opened_at)} />
-            <DataTable.Col
-                source="duration_seconds"
-                label="Duration"
-                render={(r: Incident) => `${seconds(r.duration_seconds)}${r.status === 'open' ? ' so far' : ''}`}
-            />
-            <DataTable.Col
-                source="acknowledged_at"
-                label="Acknowledged"
-                render={(r: Incident) => (r.acknowledged_by ? `by ${r.acknowledged_by}` : '—')}
-            />
-        </DataTable>
+        {/* At phone width the columns scroll sideways rather than squeeze each other. */}
+        <Box sx={{ overflowX: 'auto', maxWidth: 'calc(100vw - 16px)' }}>
+            <DataTable<Incident> rowClick={(id) => `/incidents/${id}`} bulkActionButtons={false}>
+                <DataTable.Col
+                    source="status"
+                    label="Status"
+                    render={(r: Incident) => <IncidentStatusChip incident={r} />}
+                />
+                <DataTable.Col source="monitor_name" label="Monitor" render={(r: Incident) => incidentSubject(r)} />
+                <DataTable.Col source="configuration_name" label="Configuration" />
+                <DataTable.Col source="server_name" label="Server" render={(r: Incident) => r.server_name ?? '—'} />
+                <DataTable.Col
+                    source="opened_at"
+                    label="Opened"
+                    render={(r: Incident) => formatDateTime(r.opened_at)}
+                />
+                <DataTable.Col
+                    source="duration_seconds"
+                    label="Duration"
+                    render={(r: Incident) => `${seconds(r.duration_seconds)}${r.status === 'open' ? ' so far' : ''}`}
+                />
+                <DataTable.Col
+                    source="acknowledged_at"
+                    label="Acknowledged"
+                    render={(r: Incident) => (r.acknowledged_by ? `by ${r.acknowledged_by}` : '—')}
+                />
+            </DataTable>
+        </Box>
     </List>
 );

@@ -57,7 +57,7 @@ export const IncidentPage = () => {
     const timeline = incident.timeline ?? [];
     return (
         <Box sx={{ p: { xs: 1, sm: 0 } }}>
-            <Title title={`Incident ${incident.id.slice(0, 8)}`} />
+            <Title title="Incident" />
             <Box
                 sx={{
                     display: 'flex',
@@ -128,7 +128,8 @@ export const IncidentPage = () => {
             <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
                 Timeline
             </Typography>
-            <Box sx={{ overflowX: 'auto' }}>
+            {/* At phone width the timeline scrolls sideways rather than widen the page. */}
+            <Box sx={{ overflowX: 'auto', maxWidth: 'calc(100vw - 16px)' }}>
                 <Table size="small" aria-label="Incident timeline">
                     <TableHead>
                         <TableRow>
@@ -142,7 +143,7 @@ export const IncidentPage = () => {
                             // Entries have no id of their own; their order is fixed by the server.
                             // biome-ignore lint/suspicious/noArrayIndexKey: the timeline is append-only
                             <TableRow key={i}>
-                                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(entry.at)}</TableCell>
+                                <TableCell sx={{ whiteSpace: { sm: 'nowrap' } }}>{formatDateTime(entry.at)}</TableCell>
                                 <TableCell>
                                     {entry.result ? (
                                         <Chip size="small" label={entry.result} color={RESULT_CHIP[entry.result]} />
@@ -150,7 +151,7 @@ export const IncidentPage = () => {
                                         entry.kind
                                     )}
                                 </TableCell>
-                                <TableCell sx={{ overflowWrap: 'anywhere' }}>{entry.text}</TableCell>
+                                <TableCell sx={{ overflowWrap: 'anywhere', minWidth: 160 }}>{entry.text}</TableCell>
                             </TableRow>
                         ))}
                     </TableBody>
