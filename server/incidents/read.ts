@@ -45,7 +45,7 @@ function where(scope: Scope, f: IncidentFilter): SQL | undefined {
     );
 }
 
-export function toIncident(r: IncidentRow, nowMs: number): Incident {
+function toIncident(r: IncidentRow, nowMs: number): Incident {
     const end = r.closedAt?.getTime() ?? nowMs;
     return {
         id: r.id,
@@ -114,7 +114,7 @@ export async function incidentStats(db: Db, scope: Scope, filter: IncidentFilter
 }
 
 /** The caller's incident, or 404 (another company's too). */
-export async function findIncident(db: Db, scope: Scope, id: string): Promise<IncidentRow> {
+async function findIncident(db: Db, scope: Scope, id: string): Promise<IncidentRow> {
     const [row] = await db
         .select()
         .from(incidents)

@@ -142,6 +142,34 @@ describe('incidents', () => {
         expect(screen.getByRole('button', { name: 'Add note' })).toBeInTheDocument();
     });
 
+    it('adds a note to a closed incident; the note is required', { timeout: 45_000 }, async () => {
+        let current: Incident = { ...closed, timeline: [] };
+        const { calls } = stubApi({
+            'GET /api/users/me': { body: admin },
+            [`GET /api/incidents/${closed.id}`]: () => ({ body: current }),
+            [`POST /api/incidents/${closed.id}/notes`]: (req) => {
+                const note = (req.body as { note: string }).note;
+                current = {
+                    ...current,
+                    timeline: [{ at: closed.closed_at ?? '', kind: 'note', text: `ops: ${note}` }],
+                };
+                return { status: 201, body: current };
+            },
+        });
+        const user = userEvent.setup();
+        renderApp(`/incidents/${closed.id}`);
+        expect(await screen.findByRole('heading', { name: 'Sign misses', level: 1 })).toBeInTheDocument();
+        expect(screen.queryByRole('button', { name: 'Acknowledge' })).not.toBeInTheDocument();
+        await user.click(screen.getByRole('button', { name: 'Add note' }));
+        const dialog = await screen.findByRole('dialog', { name: 'Add a note' });
+        expect(within(dialog).getByRole('button', { name: 'Add note' })).toBeDisabled();
+        await user.type(within(dialog).getByRole('textbox', { name: 'Note' }), 'Disk was full');
+        await user.click(within(dialog).getByRole('button', { name: 'Add note' }));
+        expect(await screen.findByText('Note added')).toBeInTheDocument();
+        expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ note: 'Disk was full' });
+        expect(await screen.findByText('ops: Disk was full')).toBeInTheDocument();
+    });
+
     it('shows the incident to a plain user without Acknowledge or Add note', { timeout: 45_000 }, async () => {
         stubApi({
             'GET /api/users/me': { body: plainUser },
