@@ -1,3 +1,4 @@
+import type { OpenIncidentRef } from './incidents';
 import type { ChannelType } from './channel-types';
 import type { MonitorType } from './monitor-types';
 import type { ServiceType } from './service-types';
@@ -91,6 +92,8 @@ export interface Monitor {
      */
     silenced_until?: string;
     silence_reason?: string;
+    /** On the failed-monitors answer and GET /monitors/{id}: the open incident the monitor is part of. */
+    incident?: OpenIncidentRef;
 }
 
 /** One chain halt as the engine groups it: every monitor of the halt carries the same id. */
@@ -145,6 +148,8 @@ export interface ChannelLink {
     min_severity?: LinkSeverity;
     send_recoveries?: boolean;
     send_reminders?: boolean;
+    /** Escalation: the channel gets an incident only once it stayed unacknowledged this long; absent sends at once. */
+    escalate_after_minutes?: number;
 }
 
 export const LINK_SEVERITIES = ['critical', 'warning'] as const;
@@ -155,7 +160,12 @@ export interface LinkRouting {
     min_severity?: LinkSeverity;
     send_recoveries?: boolean;
     send_reminders?: boolean;
+    /** null sends at once again. */
+    escalate_after_minutes?: number | null;
 }
+
+/** The longest escalation delay a link takes (a week). */
+export const MAX_ESCALATION_MINUTES = 10_080;
 
 export interface AuditEntry {
     id: number;

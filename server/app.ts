@@ -22,6 +22,8 @@ import { frameworkErrors, registerErrorHandling } from './http-errors';
 import { registerInputLimits } from './input-limits';
 import { createLogger } from './logger';
 import { LogHub } from './logs/hub';
+import { IncidentSweeper } from './incidents/sweeper';
+import { telegramActions } from './incidents/telegram-actions';
 import { OutboxDispatcher } from './notify/outbox';
 import { ActiveSilences } from './silences/active';
 import { TelegramPollers } from './notify/telegram/poller';
@@ -83,6 +85,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     ctx.watchdog = new Watchdog(ctx, app.log);
     app.decorate('ctx', ctx);
     const stopMaintenance = scheduleMaintenance(database, ctx.dbHealth, app.log);
+    const incidentSweeper = new IncidentSweeper(ctx, app.log);
     // One hook, so the engine stops (and flushes) before the database closes.
     app.addHook('onClose', async () => {
         ctx.watchdog.stop();
@@ -90,6 +93,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         await ctx.engine?.stop();
         await ctx.outbox?.stop();
         await ctx.telegramPollers?.stop();
+        await incidentSweeper.stop();
         stopMaintenance();
         ctx.dbHealth.stop();
         await database.close();
@@ -137,9 +141,10 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
             await ctx.engine.start();
             ctx.outbox = new OutboxDispatcher(ctx, app.log);
             ctx.outbox.start();
-            // Acting on presses (acknowledge, silence) is injected once incidents and silences exist (issue 12).
-            ctx.telegramPollers = new TelegramPollers(ctx, app.log);
+            // Button presses acknowledge incidents and silence monitors (issue 12).
+            ctx.telegramPollers = new TelegramPollers(ctx, app.log, { actions: telegramActions(ctx) });
             ctx.telegramPollers.start();
+            incidentSweeper.start();
             ctx.watchdog.start();
         }
         return { app, firstAdmin };

@@ -37,6 +37,8 @@ export interface AppConfig {
     heartbeatIntervalSeconds: number;
     /** Bearer token that opens GET /metrics to Prometheus; null leaves the page out. */
     metricsToken: string | null;
+    /** Closed incidents are kept this many days (INCIDENT_RETENTION_DAYS), then deleted with their timeline. */
+    incidentRetentionDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -125,5 +127,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         metricsToken: metricsToken(env),
         heartbeatUrl: env.HEARTBEAT_URL ? url(env, 'HEARTBEAT_URL', '') : null,
         heartbeatIntervalSeconds: int(env, 'HEARTBEAT_INTERVAL_SECONDS', 60, 1, 3600),
+        incidentRetentionDays: int(env, 'INCIDENT_RETENTION_DAYS', 400, 1, 36_500),
     };
 }

@@ -14,6 +14,7 @@ import { authProvider as defaultAuthProvider } from './providers/authProvider';
 import { dataProvider as defaultDataProvider } from './providers/dataProvider';
 import companies from './resources/companies';
 import configurations from './resources/configurations';
+import incidents from './resources/incidents';
 import monitors from './resources/monitors';
 import notificationChannels from './resources/notification-channels';
 import servers from './resources/servers';
@@ -53,6 +54,7 @@ export const AdminApp = ({ dataProvider = defaultDataProvider, authProvider = de
             <Resource name="monitors" {...monitors} />
             <Resource name="services" {...services} />
             <Resource name="notification-channels" {...notificationChannels} />
+            <Resource name="incidents" {...incidents} />
             <Resource name="companies" {...companies} />
             <Resource name="users" {...users} />
             <CustomRoutes>

@@ -6,6 +6,7 @@ import { auditEntries, configurationChannels, notificationChannels, outbox } fro
 import { formatNotification } from '../notify/format';
 import { routes } from '../notify/routing';
 import { toRecord } from '../notify/record';
+import { recordIncidents } from '../incidents/record';
 import { summaryLine } from '../notify/summary';
 import type { MonitorTarget } from './targets';
 import type { AlertState, Transition } from './transitions';
@@ -192,22 +193,39 @@ async function writeTransitions(db: Db, records: CheckRecord[]): Promise<void> {
             sendRecoveries: configurationChannels.sendRecoveries,
             sendReminders: configurationChannels.sendReminders,
             minSeverity: configurationChannels.minSeverity,
+            escalateAfterMinutes: configurationChannels.escalateAfterMinutes,
         })
         .from(configurationChannels)
         .innerJoin(notificationChannels, eq(notificationChannels.id, configurationChannels.notificationChannelId))
         .where(
             and(inArray(configurationChannels.configurationId, configIds), eq(notificationChannels.isEnabled, true))
         );
-    const rows = notifying.flatMap((r) => {
+    const built = notifying.flatMap((r) => {
         const n = r.transition.notification;
         if (!n) return [];
-        const text = formatNotification(r.target, n, r.checkedAt.getTime());
-        const summary = summaryLine(r.target, n, r.checkedAt.getTime());
-        const record = toRecord(r.target, n, r.checkedAt.getTime());
+        const at = r.checkedAt.getTime();
+        return [{ r, n, at, record: toRecord(r.target, n, at) }];
+    });
+    // Incidents (server/incidents): opened, added to and closed with these rows; says which links each may go to.
+    const gate = await recordIncidents(
+        db,
+        built.map((b) => ({ target: b.r.target, notification: b.n, record: b.record, at: b.r.checkedAt }))
+    );
+    const rows = built.flatMap(({ r, n, at, record }) => {
+        const text = formatNotification(r.target, n, at);
+        const summary = summaryLine(r.target, n, at);
         const payload = JSON.stringify(record);
         return links
-            .filter((l) => l.configurationId === r.target.configuration.id && routes(l, record))
-            .map((l) => ({ channelId: l.channelId, monitorId: r.target.id, kind: n.kind, text, summary, payload }));
+            .filter((l) => l.configurationId === r.target.configuration.id && routes(l, record) && gate(n, l))
+            .map((l) => ({
+                channelId: l.channelId,
+                monitorId: r.target.id,
+                incidentId: n.incidentId,
+                kind: n.kind,
+                text,
+                summary,
+                payload,
+            }));
     });
     if (rows.length) await db.insert(outbox).values(rows);
 }

@@ -21,6 +21,7 @@ const HEADINGS: Record<Notification['kind'], string> = {
     'upgrade-height': '⏸️ <b>UPGRADE HEIGHT REACHED</b>',
     warning: '⚠️ <b>WARNING</b>',
     'warning-cleared': '✅ <b>WARNING CLEARED</b>',
+    acknowledged: '👀 <b>ACKNOWLEDGED</b>',
 };
 
 const WAS: Partial<Record<Notification['kind'], string>> = {
@@ -38,6 +39,14 @@ const heading = (n: Notification) =>
 
 /** One message names the configuration, chain, server, monitor, what is wrong, since when and, on recovery, how long. */
 export function formatNotification(target: NotificationSubject, n: Notification, nowMs: number): string {
+    if (n.kind === 'acknowledged') {
+        // Short: the alert it answers is just above it in the chat; it names who took it on.
+        return [
+            `${heading(n)} ${escapeHtml(target.name)}`,
+            escapeHtml(n.message ?? 'Acknowledged'),
+            `<i>Incident ${escapeHtml(n.incidentId.slice(0, 8))}</i>`,
+        ].join('\n');
+    }
     const lines = [
         `${heading(n)} ${escapeHtml(isChain(n) ? target.configuration.chain : target.name)}`,
         `Configuration: ${escapeHtml(target.configuration.name)} (${escapeHtml(target.configuration.chain)})`,

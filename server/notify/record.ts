@@ -16,7 +16,9 @@ export type NotificationKind =
     /** A monitor entered Warning from healthy; sent only where a link asks for warnings (min_severity). */
     | 'warning'
     /** That warning ended with the monitor healthy again (not when it turned into an Error alert). */
-    | 'warning-cleared';
+    | 'warning-cleared'
+    /** Someone took the incident on (console, API, Telegram): `message` says who; reminders and escalation stop. */
+    | 'acknowledged';
 
 /** Warnings and their clears are of severity warning; everything else is sent as critical. */
 export const severityOf = (kind: NotificationKind): 'critical' | 'warning' =>

@@ -18,6 +18,7 @@ const ICONS: Record<string, string> = {
     'upgrade-height': '⏸️',
     warning: '⚠️',
     'warning-cleared': '✅',
+    acknowledged: '👀',
 };
 
 /**

@@ -110,12 +110,14 @@ const linkColumns = {
     min_severity: configurationChannels.minSeverity,
     send_recoveries: configurationChannels.sendRecoveries,
     send_reminders: configurationChannels.sendReminders,
+    escalate_after_minutes: configurationChannels.escalateAfterMinutes,
 };
 
 const routingColumns = (r: LinkRouting) => ({
     ...(r.min_severity !== undefined ? { minSeverity: r.min_severity } : {}),
     ...(r.send_recoveries !== undefined ? { sendRecoveries: r.send_recoveries } : {}),
     ...(r.send_reminders !== undefined ? { sendReminders: r.send_reminders } : {}),
+    ...(r.escalate_after_minutes !== undefined ? { escalateAfterMinutes: r.escalate_after_minutes } : {}),
 });
 
 export async function listLinks(db: Db, scope: Scope, configurationId: number, where?: SQL): Promise<ChannelLink[]> {
@@ -126,11 +128,12 @@ export async function listLinks(db: Db, scope: Scope, configurationId: number, w
         .innerJoin(notificationChannels, eq(notificationChannels.id, configurationChannels.notificationChannelId))
         .where(and(eq(configurationChannels.configurationId, configurationId), where))
         .orderBy(asc(configurationChannels.id));
-    return rows.map(({ min_severity, send_recoveries, send_reminders, ...link }) => ({
+    return rows.map(({ min_severity, send_recoveries, send_reminders, escalate_after_minutes, ...link }) => ({
         ...link,
         ...(min_severity !== 'critical' ? { min_severity } : {}),
         ...(!send_recoveries ? { send_recoveries } : {}),
         ...(!send_reminders ? { send_reminders } : {}),
+        ...(escalate_after_minutes !== null ? { escalate_after_minutes } : {}),
     }));
 }
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type Configuration, LINK_SEVERITIES } from '../../common/entities';
+import { type Configuration, LINK_SEVERITIES, MAX_ESCALATION_MINUTES } from '../../common/entities';
 import { groupHealth } from '../../common/health';
 import { companyScope } from '../auth/actor';
 import { requireWriter } from '../auth/guard';
@@ -50,11 +50,19 @@ const configurationBody = z.strictObject({
 });
 type ConfigurationInput = z.infer<typeof configurationBody>;
 
+const ESCALATION_ERROR = `escalate_after_minutes must be a whole number of minutes from 1 to ${MAX_ESCALATION_MINUTES}, or null to send at once`;
 const linkParams = idParams.extend({ linkId: idParams.shape.id });
 const routing = {
     min_severity: z.enum(LINK_SEVERITIES, { error: 'min_severity must be critical or warning' }).optional(),
     send_recoveries: z.boolean({ error: 'send_recoveries must be true or false' }).optional(),
     send_reminders: z.boolean({ error: 'send_reminders must be true or false' }).optional(),
+    escalate_after_minutes: z
+        .number({ error: ESCALATION_ERROR })
+        .int(ESCALATION_ERROR)
+        .min(1, ESCALATION_ERROR)
+        .max(MAX_ESCALATION_MINUTES, ESCALATION_ERROR)
+        .nullable()
+        .optional(),
 };
 const linkBody = z.strictObject({
     configuration_id: optionalRefId('configuration_id must be a configuration id').optional(),

@@ -7,6 +7,7 @@ import { companyRoutes } from './companies';
 import { configAsCodeRoutes } from './config-as-code';
 import { configurationRoutes } from './configurations';
 import { healthRoutes } from './health';
+import { incidentRoutes } from './incidents';
 import { logRoutes } from './logs';
 import { metricsRoutes } from './metrics';
 import { monitorRoutes } from './monitors';
@@ -36,4 +37,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
     await app.register(configAsCodeRoutes);
     await app.register(apiTokenRoutes);
     await app.register(silenceRoutes);
+    await app.register(incidentRoutes);
 }

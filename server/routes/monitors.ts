@@ -15,6 +15,7 @@ import {
     type MonitorBody,
     updateMonitor,
 } from '../repositories/monitors';
+import { openIncidentsOf } from '../incidents/read';
 import { chainHaltsOf } from '../repositories/chain-halts';
 import { withWarnings } from '../services/monitor-warnings';
 import { markSilenced } from '../silences/mark';
@@ -111,19 +112,19 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
     const scope = (req: FastifyRequest) => companyScope(req.actor);
     const writer = { onRequest: requireWriter };
 
-    // A chain halt fails every node of the chain: `chain_halt` lets a reader show those rows as the one fact.
+    // A chain halt fails every node of the chain: `chain_halt` lets a reader show those rows as the one fact;
+    // `incident` links a row to the open incident it is part of.
     const list = { response: answers({ 200: z.array(monitor) }, 401) };
     app.get('/api/monitors/failed', { schema: list, config: { cacheAnswer: true } }, async (req) => {
         const failed = await listByHealth(db, scope(req), 'failed');
-        const halts = await chainHaltsOf(
-            db,
-            failed.map((m) => m.id)
-        );
+        const ids = failed.map((m) => m.id);
+        const [halts, open] = [await chainHaltsOf(db, ids), await openIncidentsOf(db, ids)];
         return markSilenced(
             app.ctx.silences,
             failed.map((m) => {
                 const halt = halts.get(m.id);
-                return halt ? { ...m, chain_halt: halt } : m;
+                const incident = open.get(m.id);
+                return { ...m, ...(halt ? { chain_halt: halt } : {}), ...(incident ? { incident } : {}) };
             })
         );
     });
@@ -134,8 +135,10 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
         '/api/monitors/:id',
         { schema: { params: idParams, response: answers({ 200: monitor }, 400, 401, 404) } },
         async (req) => {
-            const [found] = markSilenced(app.ctx.silences, [await getMonitor(db, scope(req), req.params.id)]);
-            return found;
+            const found = await getMonitor(db, scope(req), req.params.id);
+            const incident = (await openIncidentsOf(db, [found.id])).get(found.id);
+            const [marked] = markSilenced(app.ctx.silences, [incident ? { ...found, incident } : found]);
+            return marked;
         }
     );
     app.post(

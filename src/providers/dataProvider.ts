@@ -1,3 +1,4 @@
+import type { IncidentStats } from '../../common/incidents';
 import type { ValidatorCard } from '../../common/validator-card';
 import type {
     CreateParams,
@@ -51,7 +52,7 @@ import { authRequest, getAccessToken } from './session';
  */
 
 /** Resources whose list endpoint understands react-admin's sort/range/filter query. */
-const SERVER_PAGED = new Set(['companies', 'users']);
+const SERVER_PAGED = new Set(['companies', 'users', 'incidents']);
 
 /** The body fields each resource accepts on POST and PUT (the API rejects unknown fields). */
 export const BODY_FIELDS: Record<string, readonly string[]> = {
@@ -287,6 +288,8 @@ export interface CustomMethods {
     unsubscribe(topic: string, callback: LogEventCallback): Promise<{ data: null }>;
     /** Chain names for the configuration form (GET /chains: the server's cached proxy of the chain directory). */
     getChains(): Promise<Chain[]>;
+    /** GET /incidents/stats: MTTA and MTTR over the incidents the list's `filter` matches. */
+    getIncidentStats(filter: Record<string, unknown>): Promise<IncidentStats>;
 }
 
 export type NodeMonitorDataProvider = DataProvider & CustomMethods & HistoryMethods;
@@ -420,6 +423,7 @@ export const dataProvider: NodeMonitorDataProvider = {
         const data = listRecords<AuditEntry>(response.json);
         return { data, total: totalFromContentRange(response.headers.get('Content-Range')) ?? start + data.length };
     },
+    getIncidentStats: (filter) => getJson('/incidents/stats', { query: { filter: JSON.stringify(filter) } }),
     ...historyMethods,
     subscribe: logRealtime.subscribe,
     unsubscribe: logRealtime.unsubscribe,

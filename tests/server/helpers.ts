@@ -44,6 +44,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
         metricsToken: null,
         heartbeatUrl: null,
         heartbeatIntervalSeconds: 60,
+        incidentRetentionDays: 400,
         answerCacheMs: 1000, // as in production; a test that writes behind the API and reads at once turns it off
         ...overrides,
     };

@@ -18,6 +18,11 @@ export const configurationChannels = pgTable(
             .default('critical'),
         sendRecoveries: boolean('send_recoveries').notNull().default(true),
         sendReminders: boolean('send_reminders').notNull().default(true),
+        /**
+         * Escalation: this channel gets an incident only once it stayed open and unacknowledged this long (its
+         * reminders and recovery only if it got the alert); null sends at once.
+         */
+        escalateAfterMinutes: integer('escalate_after_minutes'),
         createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     },
     (t) => [

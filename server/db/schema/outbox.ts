@@ -11,6 +11,8 @@ export const outbox = pgTable(
         id: bigserial('id', { mode: 'number' }).primaryKey(),
         channelId: integer('channel_id').notNull(),
         monitorId: integer('monitor_id'),
+        /** The incident the notification is about (server/db/schema/incidents.ts), for its timeline; null for tests. */
+        incidentId: text('incident_id'),
         /** alert | reminder | recovery | test */
         kind: text('kind').notNull(),
         text: text('text').notNull(),
@@ -30,5 +32,9 @@ export const outbox = pgTable(
         createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
         sentAt: timestamp('sent_at', { withTimezone: true }),
     },
-    (t) => [index('outbox_due_idx').on(t.status, t.nextAttemptAt), index('outbox_channel_idx').on(t.channelId, t.id)]
+    (t) => [
+        index('outbox_due_idx').on(t.status, t.nextAttemptAt),
+        index('outbox_channel_idx').on(t.channelId, t.id),
+        index('outbox_incident_idx').on(t.incidentId),
+    ]
 );

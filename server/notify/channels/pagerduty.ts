@@ -6,7 +6,7 @@ import type { ChannelConfig, ChannelDefinition } from './types';
 
 /** Events API v2: https://developer.pagerduty.com/docs/events-api-v2/trigger-events/ */
 interface PagerDutyEvent {
-    event_action: 'trigger' | 'resolve';
+    event_action: 'trigger' | 'acknowledge' | 'resolve';
     dedup_key: string;
     payload?: {
         summary: string;
@@ -84,6 +84,8 @@ export const pagerduty: ChannelDefinition<PagerDutyEvent> = {
         if (record.kind === 'recovery' || record.kind === 'chain-resumed' || record.kind === 'warning-cleared') {
             return { event_action: 'resolve', dedup_key: record.incidentId };
         }
+        // PagerDuty's own acknowledgement of the incident it opened for the alert (same dedup_key).
+        if (record.kind === 'acknowledged') return { event_action: 'acknowledge', dedup_key: record.incidentId };
         const m = plainMessage(record);
         const s = record.subject;
         return {

@@ -6,12 +6,12 @@ import { plain } from './common';
 
 /** A notification as plain text: the heading word, the subject's name, and the body lines of the Telegram text. */
 export interface PlainMessage {
-    /** ALERT, STILL FAILING, RECOVERED, FLAPPING, STILL FLAPPING, CHAIN STALLED, CHAIN RESUMED, WARNING, TEST, CHANNEL …. */
+    /** ALERT, STILL FAILING, RECOVERED, FLAPPING, STILL FLAPPING, CHAIN STALLED, CHAIN RESUMED, WARNING, ACKNOWLEDGED, TEST, CHANNEL …. */
     heading: string;
     /** What it is about: the monitor, the chain for a chain halt, or the channel for a delivery notice. */
     name: string;
     lines: string[];
-    /** good (recovered, warning cleared), bad (failing), unsettled (flapping), warning or info (test, notices). */
+    /** good (recovered, warning cleared), bad (failing), unsettled (flapping), warning or info (test, notices, acknowledgement). */
     tone: 'good' | 'bad' | 'unsettled' | 'warning' | 'info';
 }
 
@@ -26,6 +26,7 @@ const HEADINGS: Record<NotificationRecord['kind'], string> = {
     'upgrade-height': 'UPGRADE HEIGHT REACHED',
     warning: 'WARNING',
     'warning-cleared': 'WARNING CLEARED',
+    acknowledged: 'ACKNOWLEDGED',
 };
 
 export function plainMessage(record: OutgoingRecord): PlainMessage {
@@ -50,7 +51,7 @@ export function plainMessage(record: OutgoingRecord): PlainMessage {
     const tone =
         record.kind === 'recovery' || record.kind === 'chain-resumed' || record.kind === 'warning-cleared'
             ? 'good'
-            : record.kind === 'upgrade-notice' || record.kind === 'upgrade-height'
+            : record.kind === 'upgrade-notice' || record.kind === 'upgrade-height' || record.kind === 'acknowledged'
               ? 'info'
               : record.kind === 'warning'
                 ? 'warning'

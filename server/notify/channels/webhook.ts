@@ -22,6 +22,7 @@ export interface WebhookBody {
         | 'warning_cleared'
         | 'channel_failing'
         | 'channel_delivering'
+        | 'acknowledged'
         | 'test';
     incident_id: string | null;
     severity: 'critical' | 'warning' | 'info';
@@ -89,6 +90,7 @@ const KINDS: Record<NotificationRecord['kind'], WebhookBody['kind']> = {
     'upgrade-height': 'upgrade_height_reached',
     warning: 'warning',
     'warning-cleared': 'warning_cleared',
+    acknowledged: 'acknowledged',
 };
 
 /** The body without `sent_at`, which is stamped when it is sent (a retry is signed anew). */

@@ -17,6 +17,7 @@ import { LINK_SEVERITIES } from '../../../common/entities';
 import { MONITOR_TYPES } from '../../../common/monitor-types';
 import { SERVICE_TYPES } from '../../../common/service-types';
 import { type Expect, type Same, timestamp } from './answers';
+import { openIncidentRef } from './incidents';
 
 /** The wire shapes of spec §3 and §7, as common/entities.ts types them (checked below, field by field). */
 const id = z.number().int();
@@ -67,6 +68,7 @@ export const monitor = z.object({
         .describe('On the failed list: the chain halt this monitor’s alert is part of'),
     silenced_until: timestamp.optional().describe('While a silence or maintenance window holds its alerts back'),
     silence_reason: z.string().optional(),
+    incident: openIncidentRef.optional().describe('On the failed list and one monitor: its open incident'),
 });
 
 /** A monitor as written: `warnings` when the saved settings cannot work as they are. */
@@ -137,6 +139,7 @@ export const channelLink = z.object({
     min_severity: z.enum(LINK_SEVERITIES).optional(),
     send_recoveries: z.boolean().optional(),
     send_reminders: z.boolean().optional(),
+    escalate_after_minutes: z.number().int().optional(),
 });
 
 export const auditEntry = z.object({

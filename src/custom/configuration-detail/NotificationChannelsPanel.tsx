@@ -22,6 +22,7 @@ import { useGetList, useNotify } from 'react-admin';
 
 import type { ChannelLink, LinkRouting, NotificationChannel } from '../../../common/entities';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
+import { withServerMessage } from '../ui/format';
 
 export const FETCH_CHANNELS_FAILED = 'Failed to fetch notification channels';
 
@@ -83,8 +84,8 @@ export const NotificationChannelsPanel = ({ configurationId, canWrite }: Notific
             await dataProvider.updateConfigurationChannel(configurationId, link.id, routing);
             notify('Notification channel routing saved', { type: 'success' });
             await refetch();
-        } catch {
-            notify('Failed to save notification channel routing', { type: 'error' });
+        } catch (error) {
+            notify(withServerMessage('Failed to save notification channel routing', error), { type: 'error' });
         } finally {
             setBusy(false);
         }
@@ -184,8 +185,49 @@ export const NotificationChannelsPanel = ({ configurationId, canWrite }: Notific
 };
 
 /**
- * A link's routing, beside its Remove button: which severities it sends (Error only, or warnings too), and whether
- * recoveries and reminders go to this channel.
+ * Escalation delay in minutes, saved when the field is left: empty sends at once, N sends an incident to this
+ * channel only once it stayed unacknowledged N minutes.
+ */
+const EscalationInput = ({
+    link,
+    disabled,
+    onChange,
+}: {
+    link: ChannelLink;
+    disabled: boolean;
+    onChange: (routing: LinkRouting) => void;
+}) => {
+    const saved = link.escalate_after_minutes === undefined ? '' : String(link.escalate_after_minutes);
+    const [value, setValue] = useState(saved);
+    useEffect(() => setValue(saved), [saved]);
+    const commit = () => {
+        if (value.trim() === saved) return;
+        onChange({ escalate_after_minutes: value.trim() === '' ? null : Number(value) });
+    };
+    return (
+        <TextField
+            size="small"
+            type="number"
+            label="Escalate after (min)"
+            placeholder="at once"
+            value={value}
+            disabled={disabled}
+            onChange={(e) => setValue(e.target.value)}
+            onBlur={commit}
+            onKeyDown={(e) => {
+                if (e.key === 'Enter') commit();
+            }}
+            sx={{ width: 150 }}
+            slotProps={{
+                htmlInput: { min: 1, 'aria-label': `Escalate to ${link.notification_channel.name} after minutes` },
+            }}
+        />
+    );
+};
+
+/**
+ * A link's routing, beside its Remove button: which severities it sends (Error only, or warnings too), whether
+ * recoveries and reminders go to this channel, and after how long unacknowledged an incident escalates to it.
  */
 const LinkRoutingInputs = ({
     link,
@@ -233,5 +275,6 @@ const LinkRoutingInputs = ({
                 />
             }
         />
+        <EscalationInput link={link} disabled={disabled} onChange={onChange} />
     </Box>
 );

@@ -21,6 +21,7 @@ import { monitorHealth } from '../../../common/health';
 import type { Monitor } from '../../../common/entities';
 import { Uptime30d } from '../history/Uptime30d';
 import { SilencedChip } from '../silences/SilencedChip';
+import { OpenIncidentLink } from '../../resources/incidents/OpenIncidentLink';
 import { formatDateTime } from '../ui/format';
 
 export interface MonitorIssuesTableProps {
@@ -68,6 +69,12 @@ const ChainHaltRow = ({ monitors }: { monitors: Monitor[] }) => {
             <TableCell colSpan={COLUMNS}>
                 <Chip size="small" color="error" variant="outlined" label="Chain halt" sx={{ mr: 1 }} />
                 {label}
+                {first.incident?.id === halt.id && (
+                    <>
+                        {' · '}
+                        <OpenIncidentLink incident={first.incident} />
+                    </>
+                )}
             </TableCell>
         </TableRow>
     );
@@ -138,6 +145,11 @@ const IssueRow = ({ monitor }: { monitor: Monitor }) => {
             <TableCell>{monitor.server?.name ?? 'N/A'}</TableCell>
             <TableCell sx={{ maxWidth: 360, overflowWrap: 'anywhere' }}>
                 {monitor.last_error || 'No error message'}
+                {monitor.incident && !monitor.chain_halt && (
+                    <Box component="span" sx={{ display: 'block' }}>
+                        <OpenIncidentLink incident={monitor.incident} />
+                    </Box>
+                )}
             </TableCell>
             <TableCell>{formatDateTime(monitor.last_check)}</TableCell>
             <TableCell align="right">

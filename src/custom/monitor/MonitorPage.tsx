@@ -9,6 +9,7 @@ import type { Monitor, User } from '../../../common/entities';
 import { MONITOR_TYPE_LABELS } from '../../../common/monitor-types';
 import { canAccess } from '../../providers/canAccess';
 import { MonitorHealthChip } from '../../resources/monitors/HealthBadge';
+import { OpenIncidentLink } from '../../resources/incidents/OpenIncidentLink';
 import { MonitorDeleteConfirm } from '../../resources/monitors/MonitorDeleteConfirm';
 import { AuditTable } from '../audit/AuditTable';
 import { MonitorHistoryPanel } from '../history/MonitorHistoryPanel';
@@ -128,6 +129,9 @@ export const MonitorPage = () => {
                                     {monitor.last_check ? formatDateTime(monitor.last_check) : 'Never'}
                                 </Detail>
                                 <Detail label="Last Error">{monitor.last_error || 'None'}</Detail>
+                                <Detail label="Incident">
+                                    {monitor.incident ? <OpenIncidentLink incident={monitor.incident} /> : 'None open'}
+                                </Detail>
                             </Stack>
                         </CardContent>
                     </Card>

@@ -25,6 +25,7 @@ describe('layout', () => {
             'Configurations',
             'Notification channels',
             'Network Status',
+            'Incidents',
             'Users',
             'Company',
             'Tail log',
@@ -48,6 +49,7 @@ describe('layout', () => {
                 'Configurations',
                 'Notification channels',
                 'Network Status',
+                'Incidents',
                 'Audit',
                 'Logout',
             ])

@@ -49,4 +49,47 @@ describe('notification channel link routing', () => {
             expect(calls.filter((c) => c.method === 'PUT').at(-1)?.body).toEqual({ min_severity: 'warning' })
         );
     });
+
+    it('sets an escalation delay, saved when the field is left, and clears it again', { timeout: 45_000 }, async () => {
+        let link: Record<string, unknown> = {
+            id: 41,
+            configuration_id: 1,
+            notification_channel_id: 6,
+            notification_channel: pager,
+        };
+        const { calls } = stubApi({
+            'GET /api/users/me': { body: admin },
+            'GET /api/configurations/1': { body: config },
+            'GET /api/configurations/1/servers': { body: [] },
+            'GET /api/configurations/1/monitors': { body: [] },
+            'GET /api/configurations/1/notification-channels': () => ({ body: [link] }),
+            'GET /api/notification-channels': { body: [pager] },
+            'GET /api/configurations': { body: [config] },
+            'GET /api/companies': { body: { results: [{ id: 1, name: 'Acme' }] } },
+            'PUT /api/configurations/1/notification-channels/41': (req) => {
+                const body = req.body as { escalate_after_minutes: number | null };
+                const { escalate_after_minutes: _, ...rest } = link;
+                link = body.escalate_after_minutes === null ? rest : { ...rest, ...body };
+                return { body: link };
+            },
+        });
+        const user = userEvent.setup();
+        renderApp('/configurations/1');
+        const delay = await screen.findByRole('spinbutton', { name: 'Escalate to On-call after minutes' });
+        expect(delay).toHaveValue(null);
+        await user.type(delay, '15');
+        await user.tab();
+        await waitFor(() =>
+            expect(calls.filter((c) => c.method === 'PUT').at(-1)?.body).toEqual({ escalate_after_minutes: 15 })
+        );
+        await waitFor(() =>
+            expect(screen.getByRole('spinbutton', { name: 'Escalate to On-call after minutes' })).toHaveValue(15)
+        );
+        await user.clear(screen.getByRole('spinbutton', { name: 'Escalate to On-call after minutes' }));
+        await user.tab();
+        await waitFor(() =>
+            expect(calls.filter((c) => c.method === 'PUT').at(-1)?.body).toEqual({ escalate_after_minutes: null })
+        );
+        expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(2);
+    });
 });

@@ -1,0 +1,178 @@
+import { and, eq, inArray, isNull, lt, notExists, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { formatDuration } from '../../common/duration';
+import type { AppContext } from '../context';
+import type { Db } from '../db/client';
+import { configurationChannels, incidentEvents, incidents, monitors, notificationChannels } from '../db/schema';
+import { linksOf, openingRecord, queue } from './queue';
+import { sqlNow } from './record';
+
+/** Closed incidents are deleted this many at a time, so a first prune of a large backlog never blocks the engine. */
+const PRUNE_STEP = 200;
+const PRUNE_STEPS_PER_RUN = 10;
+const PRUNE_EVERY_MS = 3600_000;
+const ORPHANS_EVERY_MS = 60_000;
+
+/**
+ * Escalation: sends an incident's alert to each linked channel with `escalate_after_minutes` once the incident has
+ * stayed open and unacknowledged that long, and records it in the timeline (which also makes the channel get its
+ * later reminders and recovery, record.ts). Everything it decides is read from the database at each sweep, so a
+ * restart neither forgets an escalation that fell due while it was down nor sends one twice. Returns how many it sent.
+ */
+export async function escalateDue(db: Db, nowMs: number): Promise<number> {
+    const due = await db
+        .select({ incidentId: incidents.id, channelId: configurationChannels.notificationChannelId })
+        .from(incidents)
+        .innerJoin(configurationChannels, eq(configurationChannels.configurationId, incidents.configurationId))
+        .innerJoin(notificationChannels, eq(notificationChannels.id, configurationChannels.notificationChannelId))
+        .where(
+            and(
+                eq(incidents.status, 'open'),
+                isNull(incidents.acknowledgedAt),
+                eq(notificationChannels.isEnabled, true),
+                sql`${incidents.openedAt} + ${configurationChannels.escalateAfterMinutes} * interval '1 minute' <= ${sqlNow(nowMs)}`,
+                notExists(
+                    db
+                        .select({ one: sql`1` })
+                        .from(incidentEvents)
+                        .where(
+                            and(
+                                eq(incidentEvents.incidentId, incidents.id),
+                                eq(incidentEvents.kind, 'escalation'),
+                                eq(incidentEvents.channelId, configurationChannels.notificationChannelId)
+                            )
+                        )
+                )
+            )
+        )
+        .limit(100);
+    let sent = 0;
+    for (const { incidentId, channelId } of due) {
+        sent += await db.transaction(async (txRaw) => {
+            const tx = txRaw as unknown as Db;
+            // Read again in the transaction (locked on PostgreSQL): an acknowledgement or recovery may have come first.
+            const [row] = await tx
+                .select()
+                .from(incidents)
+                .where(
+                    and(eq(incidents.id, incidentId), eq(incidents.status, 'open'), isNull(incidents.acknowledgedAt))
+                )
+                .for('update');
+            const link = row && (await linksOf(tx, row.configurationId)).find((l) => l.channelId === channelId);
+            const opening = row && openingRecord(row.payload);
+            if (!row || !link || link.escalateAfterMinutes === null || !opening) return 0;
+            const waited = formatDuration(nowMs - row.openedAt.getTime());
+            const queued = await queue(
+                tx,
+                { ...opening, at: nowMs, message: `${opening.message ?? 'no message'} (unacknowledged for ${waited})` },
+                [link]
+            );
+            await tx.insert(incidentEvents).values({
+                incidentId,
+                at: new Date(nowMs),
+                kind: 'escalation',
+                channelId,
+                text: queued.length
+                    ? `Escalated to ${link.channelName}: unacknowledged for ${waited}`
+                    : `Not escalated to ${link.channelName}: its routing does not take this incident`,
+            });
+            return queued.length;
+        });
+    }
+    return sent;
+}
+
+/** Closes open incidents whose monitor was deleted: nothing would ever recover them. */
+export async function closeOrphans(db: Db, nowMs: number): Promise<number> {
+    const closed = await db
+        .update(incidents)
+        .set({ status: 'closed', closedAt: new Date(nowMs) })
+        .where(
+            and(
+                eq(incidents.status, 'open'),
+                notExists(db.select({ one: sql`1` }).from(monitors).where(eq(monitors.id, incidents.monitorId)))
+            )
+        )
+        .returning({ id: incidents.id });
+    if (closed.length) {
+        await db.insert(incidentEvents).values(
+            closed.map((c) => ({
+                incidentId: c.id,
+                at: new Date(nowMs),
+                kind: 'closed',
+                text: 'Closed: its monitor was deleted',
+            }))
+        );
+    }
+    return closed.length;
+}
+
+/** Deletes incidents closed more than `days` ago (their timeline goes with them), a small step at a time. */
+export async function pruneIncidents(db: Db, days: number, nowMs: number): Promise<number> {
+    let removed = 0;
+    for (let i = 0; i < PRUNE_STEPS_PER_RUN; i++) {
+        const old = await db
+            .select({ id: incidents.id })
+            .from(incidents)
+            .where(and(eq(incidents.status, 'closed'), lt(incidents.closedAt, new Date(nowMs - days * 86_400_000))))
+            .limit(PRUNE_STEP);
+        if (old.length === 0) break;
+        await db.delete(incidents).where(
+            inArray(
+                incidents.id,
+                old.map((o) => o.id)
+            )
+        );
+        removed += old.length;
+        if (old.length < PRUNE_STEP) break;
+    }
+    return removed;
+}
+
+/** Runs escalation every few seconds, closes orphans every minute, prunes hourly; started with the engine. */
+export class IncidentSweeper {
+    private timer: NodeJS.Timeout | null = null;
+    private running: Promise<void> | null = null;
+    private orphansAt = 0;
+    private prunedAt = 0;
+
+    constructor(
+        private readonly ctx: AppContext,
+        private readonly log: FastifyBaseLogger,
+        private readonly intervalMs = 5000
+    ) {}
+
+    start(): void {
+        this.timer = setInterval(() => {
+            this.running ??= this.sweep().finally(() => {
+                this.running = null;
+            });
+        }, this.intervalMs);
+    }
+
+    async stop(): Promise<void> {
+        if (this.timer) clearInterval(this.timer);
+        await this.running;
+    }
+
+    private async sweep(): Promise<void> {
+        const db = this.ctx.db;
+        const now = Date.now();
+        try {
+            const escalated = await escalateDue(db, now);
+            if (escalated) this.log.info(`Escalated ${escalated} unacknowledged incident notifications`);
+            if (now - this.orphansAt >= ORPHANS_EVERY_MS) {
+                this.orphansAt = now;
+                await closeOrphans(db, now);
+            }
+            if (now - this.prunedAt >= PRUNE_EVERY_MS) {
+                this.prunedAt = now;
+                const pruned = await pruneIncidents(db, this.ctx.config.incidentRetentionDays, now);
+                if (pruned) this.log.info(`Deleted ${pruned} incidents closed over the retention period`);
+            }
+        } catch (err) {
+            if (!this.ctx.dbHealth.failed(err, 'the incident sweep'))
+                this.log.error({ err }, 'The incident sweep failed');
+        }
+    }
+}

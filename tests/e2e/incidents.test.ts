@@ -1,0 +1,114 @@
+import type { Page } from 'playwright-core';
+import type { ChainSim } from '../../tools/chain-sim';
+import { startChainSim } from '../../tools/chain-sim';
+import type { Console } from './harness';
+import { ADMIN_PASSWORD, api, openBrowser, signIn, startConsole } from './harness';
+
+/**
+ * Issue 12 in the browser, against the real server and the chain simulator: a node halts, the incident shows on
+ * the Incidents page, and its admin acknowledges it from the incident page with a note.
+ */
+let server: Console;
+let browser: Awaited<ReturnType<typeof openBrowser>>;
+let page: Page;
+let sim: ChainSim;
+let ops: Awaited<ReturnType<typeof api>>;
+let monitorId: number;
+
+beforeAll(async () => {
+    sim = await startChainSim({ blockTimeMs: 500 });
+    server = await startConsole();
+    const root = await api(server.url, 'admin', ADMIN_PASSWORD);
+    const company = await root('POST', '/companies', {
+        name: 'Operators',
+        is_active: true,
+        allowed_networks: ['127.0.0.0/8'],
+    });
+    await root('POST', '/users', {
+        username: 'ops',
+        is_active: true,
+        is_admin: true,
+        is_super_admin: false,
+        company_id: company.id,
+        raw_password: 'ops-password-1',
+    });
+    ops = await api(server.url, 'ops', 'ops-password-1');
+    const cfg = await ops('POST', '/configurations', { name: 'Hub mainnet', chain: 'cosmoshub', is_enabled: true });
+    const srv = await ops('POST', '/servers', {
+        name: 'hub-validator',
+        address: 'http://127.0.0.1',
+        is_enabled: true,
+        configuration_id: cfg.id,
+    });
+    const node = sim.nodes[0];
+    if (!node) throw new Error('no simulated node');
+    await ops('POST', '/services', {
+        name: 'rpc',
+        type: 'rpc',
+        address: node.rpcUrl,
+        is_enabled: true,
+        server_id: srv.id,
+    });
+    const monitor = await ops('POST', '/monitors', {
+        name: 'Block production',
+        type: 'blockCheck',
+        is_enabled: true,
+        configuration_id: cfg.id,
+        server_id: srv.id,
+        configuration_object: JSON.stringify({
+            miss_tolerance: 2,
+            miss_tolerance_period_seconds: 5,
+            sleep_duration_seconds: 1,
+            alert_sleep_duration_minutes: 10,
+        }),
+    });
+    monitorId = monitor.id;
+    browser = await openBrowser();
+    page = browser.page;
+    await signIn(page, server.url, 'ops', 'ops-password-1');
+});
+afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await sim?.close();
+});
+
+type Listed = { results: { id: string; status: string; acknowledged_by: string | null }[] };
+
+it('acknowledges the incident of a halted node from its page, with a note', { timeout: 120_000 }, async () => {
+    sim.control.halt(0);
+    const deadline = Date.now() + 60_000;
+    let open: Listed['results'] = [];
+    while (open.length === 0) {
+        if (Date.now() > deadline) throw new Error('no incident opened');
+        await page.waitForTimeout(500);
+        open = (await ops<Listed>('GET', '/incidents?filter={"status":"open"}')).results;
+    }
+    const id = open[0]?.id ?? '';
+
+    await page.goto(`${server.url}/incidents`);
+    await page.getByRole('heading', { name: 'Incidents', level: 1 }).waitFor();
+    await page.getByLabel('MTTA').waitFor();
+    await page.getByRole('cell', { name: 'Block production' }).click();
+    await page.waitForURL(`${server.url}/incidents/${id}`);
+    await page.getByRole('heading', { name: 'Block production', level: 1 }).waitFor();
+    await page.getByText('Not yet').waitFor();
+
+    await page.getByRole('button', { name: 'Acknowledge' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Acknowledge incident' });
+    await dialog.getByRole('textbox', { name: 'Note (optional)' }).fill('Looking into it');
+    await dialog.getByRole('button', { name: 'Acknowledge' }).click();
+    await page.getByText('Incident acknowledged').waitFor();
+    await page
+        .getByRole('table', { name: 'Incident timeline' })
+        .getByText('Acknowledged by ops (console): Looking into it')
+        .waitFor();
+    expect(await page.getByRole('button', { name: 'Acknowledge' }).count()).toBe(0);
+    const after = (await ops<Listed>('GET', '/incidents')).results.find((i) => i.id === id);
+    expect(after).toMatchObject({ status: 'open', acknowledged_by: 'ops' });
+
+    // The monitor page links to the open incident.
+    await page.goto(`${server.url}/monitor/${monitorId}`);
+    await page.getByRole('link', { name: /^Incident open for / }).click();
+    await page.waitForURL(`${server.url}/incidents/${id}`);
+});
