@@ -12,10 +12,15 @@ import {
     getMonitor,
     monitorSecret,
     listByHealth,
+    monitorList,
+    pageMonitors,
     type MonitorBody,
     updateMonitor,
 } from '../repositories/monitors';
 import { chainHaltsOf } from '../repositories/chain-halts';
+import { inScope } from '../repositories/scope';
+import { configurations } from '../db/schema';
+import { listQuerySchema, planList, sendRange, toListQuery } from '../list-query';
 import { withWarnings } from '../services/monitor-warnings';
 import { assertTargetAllowed, enabledFlag, nameField, optionalRefId, refId } from './fields';
 import { type Change, mutate, sentence } from './mutate';
@@ -122,6 +127,16 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
     });
     app.get('/api/monitors/warnings', { config: { cacheAnswer: true } }, async (req) =>
         listByHealth(db, scope(req), 'warnings')
+    );
+    app.get(
+        '/api/monitors',
+        { schema: { querystring: listQuerySchema }, config: { cacheAnswer: true } },
+        async (req, reply) => {
+            const plan = planList(toListQuery(req.query), monitorList, inScope(configurations.companyId, scope(req)));
+            const page = await pageMonitors(db, plan);
+            sendRange(reply, monitorList.resource, plan, page.rows.length, page.total);
+            return page.rows;
+        }
     );
     app.get('/api/monitors/:id', { schema: { params: idParams } }, async (req) =>
         getMonitor(db, scope(req), req.params.id)
