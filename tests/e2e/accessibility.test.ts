@@ -85,7 +85,9 @@ afterAll(async () => {
 /** What axe finds on the page as it is now: `rule (impact): target…` lines, none when it passes. */
 async function violations(route: string): Promise<string[]> {
     const result = await new AxeBuilder({ page }).withTags(WCAG).analyze();
-    return result.violations.map(
+    // WCAG 2.1's 2.5.3 (a name that contains the visible label) is an experimental rule, run on its own.
+    const named = await new AxeBuilder({ page }).withRules(['label-content-name-mismatch']).analyze();
+    return [...result.violations, ...named.violations].map(
         (v) => `${route} ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`
     );
 }
@@ -95,6 +97,18 @@ async function visit(route: string): Promise<void> {
     await page.goto(`${server.url}${route}`);
     await page.locator('#main-content').waitFor();
     await page.waitForLoadState('networkidle');
+}
+
+/** The innermost elements reaching past the viewport's right edge, to name what widens a page. */
+function widest(): Promise<string> {
+    return page.evaluate(() => {
+        const past = (e: Element) => e.getBoundingClientRect().right > window.innerWidth + 1;
+        return [...document.querySelectorAll('body *')]
+            .filter((e) => past(e) && ![...e.children].some(past))
+            .slice(0, 3)
+            .map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].slice(0, 2).join('.')}`)
+            .join(', ');
+    });
 }
 
 describe('accessibility', () => {
@@ -123,7 +137,7 @@ describe('accessibility', () => {
             const overflow = await page.evaluate(
                 () => document.documentElement.scrollWidth - document.documentElement.clientWidth
             );
-            if (overflow > 0) wide.push(`${route} is ${overflow} px too wide`);
+            if (overflow > 0) wide.push(`${route} is ${overflow} px too wide: ${await widest()}`);
         }
         await page.setViewportSize({ width: 1440, height: 900 });
         expect(wide).toEqual([]);

@@ -44,7 +44,7 @@ export const LogTail = () => {
                     size="small"
                     value={filter}
                     onChange={(event) => setFilter(event.target.value)}
-                    sx={{ minWidth: 280 }}
+                    sx={{ minWidth: { xs: 0, sm: 280 }, flex: { xs: 1, sm: 'none' } }}
                 />
                 <Button variant="outlined" startIcon={<ClearAllIcon />} onClick={clear}>
                     Clear
