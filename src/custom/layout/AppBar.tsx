@@ -32,7 +32,11 @@ export const AppBar = () => {
                 </UserMenu>
             }
         >
-            <Typography variant="h6" component="span" sx={{ whiteSpace: 'nowrap', mr: 2 }}>
+            <Typography
+                variant="h6"
+                component="span"
+                sx={{ whiteSpace: 'nowrap', mr: 2, display: { xs: 'none', sm: 'inline' } }}
+            >
                 Node Monitor
             </Typography>
             <Box sx={{ flex: 1, display: 'flex', alignItems: 'center' }}>
