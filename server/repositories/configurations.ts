@@ -1,7 +1,14 @@
 import { and, asc, count, eq, inArray, not, type SQL, sql } from 'drizzle-orm';
 import type { ChannelLink, Configuration, LinkRouting } from '../../common/entities';
 import type { Db } from '../db/client';
-import { companies, configurationChannels, configurations, monitors, notificationChannels } from '../db/schema';
+import {
+    companies,
+    configurationChannels,
+    configurations,
+    monitors,
+    notificationChannels,
+    servers,
+} from '../db/schema';
 import type { ConfigurationRow } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
 import { boolFilter, choiceFilter, idFilter, type ListPlan, type ListSpec, paged, textFilter } from '../list-query';
@@ -32,7 +39,7 @@ export async function listConfigurations(db: Db, scope: Scope, where?: SQL): Pro
     const rows = await selectConfigurations(db)
         .where(and(inScope(configurations.companyId, scope), where))
         .orderBy(asc(configurations.id));
-    return withChildren(db, scope, rows, where);
+    return withChildren(db, scope, rows, { monitors: where, servers: where });
 }
 
 /** Whether any monitor of the row's configuration meets `cond`, which names that monitor `hm`. */
@@ -71,14 +78,16 @@ export const configurationList: ListSpec = {
 /** One page (or, without `range`, all) of the configurations a list request names, and how many there are. */
 export async function pageConfigurations(db: Db, scope: Scope, plan: ListPlan) {
     const rows = await paged(selectConfigurations(db).where(plan.where).$dynamic(), plan);
-    // The children of exactly these rows: by id for a page, by the same WHERE for the whole list.
-    const childWhere = plan.page
-        ? inArray(
-              configurations.id,
-              rows.map((r) => r.c.id)
-          )
-        : plan.where;
-    const items = await withChildren(db, scope, rows, childWhere);
+    // The children of exactly these rows: by their own indexed column for a page, by the same WHERE for the whole list.
+    const ids = rows.map((r) => r.c.id);
+    const items = await withChildren(
+        db,
+        scope,
+        rows,
+        plan.page
+            ? { monitors: inArray(monitors.configurationId, ids), servers: inArray(servers.configurationId, ids) }
+            : { monitors: plan.where, servers: plan.where }
+    );
     const total = plan.page ? await countOf(db, plan.where) : items.length;
     return { rows: items, total };
 }
@@ -88,10 +97,16 @@ async function countOf(db: Db, where: SQL | undefined): Promise<number> {
     return row?.n ?? 0;
 }
 
-async function withChildren(db: Db, scope: Scope, rows: Joined, where: SQL | undefined): Promise<Configuration[]> {
+/** Nests each row's servers and monitors, read with the given conditions (on their tables or the configurations'). */
+async function withChildren(
+    db: Db,
+    scope: Scope,
+    rows: Joined,
+    where: { monitors: SQL | undefined; servers: SQL | undefined }
+): Promise<Configuration[]> {
     if (rows.length === 0) return [];
-    const allMonitors = await listMonitors(db, scope, where);
-    const servers = groupBy(await listServers(db, scope, where, allMonitors), (s) => s.configuration_id);
+    const allMonitors = await listMonitors(db, scope, where.monitors);
+    const serversOf = groupBy(await listServers(db, scope, where.servers, allMonitors), (s) => s.configuration_id);
     const monitorsOf = groupBy(allMonitors, (m) => m.configuration_id);
     return rows.map(({ c, company }) => ({
         id: c.id,
@@ -102,7 +117,7 @@ async function withChildren(db: Db, scope: Scope, rows: Joined, where: SQL | und
         company_id: c.companyId,
         // Each monitor is listed once, here, with its server_id: nesting it in its server as well doubled the
         // size of the list (about 1 MB for a company of 50 configurations).
-        servers: (servers.get(c.id) ?? []).map(({ monitors: _nested, ...server }) => server),
+        servers: (serversOf.get(c.id) ?? []).map(({ monitors: _nested, ...server }) => server),
         monitors: monitorsOf.get(c.id) ?? [],
         createdAt: c.createdAt.toISOString(),
         updatedAt: c.updatedAt.toISOString(),

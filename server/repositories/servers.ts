@@ -62,7 +62,7 @@ export async function pageServers(db: Db, scope: Scope, plan: ListPlan) {
     const rows = await paged(selectServers(db).where(plan.where).$dynamic(), plan);
     const ids = rows.map((r) => r.s.id);
     const monitorsOf = rows.length
-        ? await listMonitors(db, scope, plan.page ? inArray(servers.id, ids) : plan.where)
+        ? await listMonitors(db, scope, plan.page ? inArray(monitors.serverId, ids) : plan.where)
         : [];
     const total = plan.page
         ? ((
