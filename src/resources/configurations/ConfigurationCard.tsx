@@ -31,6 +31,8 @@ export const ConfigurationCard = ({ configuration, onEdit, onDelete }: Configura
     const { name, chain, is_enabled, servers = [], monitors = [] } = configuration;
     return (
         <Card
+            component="article"
+            aria-label={`Configuration ${name}`}
             variant="outlined"
             sx={{ height: '100%', display: 'flex', flexDirection: 'column', position: 'relative' }}
         >
