@@ -136,8 +136,8 @@ export async function pageMonitors(db: Db, plan: ListPlan) {
               await db
                   .select({ n: count() })
                   .from(monitors)
+                  // The filters name monitors and configurations only: the count needs no servers join.
                   .innerJoin(configurations, eq(configurations.id, monitors.configurationId))
-                  .leftJoin(servers, eq(servers.id, monitors.serverId))
                   .where(plan.where)
           )[0]?.n ?? 0)
         : rows.length;
