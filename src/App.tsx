@@ -4,7 +4,7 @@ import { BrowserRouter, Route } from 'react-router-dom';
 import { LoadingScreen } from './custom/layout/LoadingScreen';
 import { Layout } from './custom/layout/Layout';
 import { LogoutPage } from './custom/layout/LogoutPage';
-import { theme } from './custom/layout/theme';
+import { darkTheme, theme } from './custom/layout/theme';
 import { LoginPage } from './custom/login/LoginPage';
 import { NotistackNotification } from './custom/notifications/NotistackNotification';
 import { ToastProvider } from './custom/notifications/ToastProvider';
@@ -48,6 +48,7 @@ export const AdminApp = ({ dataProvider = defaultDataProvider, authProvider = de
             notification={NotistackNotification}
             loading={LoadingScreen}
             theme={theme}
+            darkTheme={darkTheme}
         >
             <Resource name="configurations" {...configurations} />
             <Resource name="servers" {...servers} />

@@ -1,9 +1,10 @@
-import { count, eq } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import type { Company } from '../../common/entities';
 import type { Db } from '../db/client';
 import { companies, configurations, notificationChannels, users } from '../db/schema';
 import type { CompanyRow } from '../db/schema';
 import { conflict, notFound } from '../errors';
+import { boolFilter, idFilter, type ListPlan, type ListSpec, paged, textFilter } from '../list-query';
 
 export const toCompany = (r: CompanyRow): Company => ({
     id: r.id,
@@ -16,8 +17,30 @@ export const toCompany = (r: CompanyRow): Company => ({
     updated_at: r.updatedAt.toISOString(),
 });
 
-export async function listCompanies(db: Db): Promise<Company[]> {
-    return (await db.select().from(companies).orderBy(companies.id)).map(toCompany);
+/** The list's react-admin parameters: q on the name, active. */
+export const companyList: ListSpec = {
+    resource: 'companies',
+    id: companies.id,
+    sort: {
+        id: companies.id,
+        name: sql`lower(${companies.name})`,
+        is_active: companies.isActive,
+        created_at: companies.createdAt,
+    },
+    filter: {
+        id: idFilter(companies.id),
+        q: textFilter(companies.name),
+        is_active: boolFilter(companies.isActive),
+    },
+};
+
+/** One page (or, without `range`, all) of the companies a list request names, and how many there are. */
+export async function pageCompanies(db: Db, plan: ListPlan) {
+    const rows = (await paged(db.select().from(companies).where(plan.where).$dynamic(), plan)).map(toCompany);
+    const total = plan.page
+        ? ((await db.select({ n: count() }).from(companies).where(plan.where))[0]?.n ?? 0)
+        : rows.length;
+    return { rows, total };
 }
 
 export async function getCompany(db: Db, id: number): Promise<CompanyRow> {

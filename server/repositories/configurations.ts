@@ -1,9 +1,17 @@
-import { and, asc, eq, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, not, type SQL, sql } from 'drizzle-orm';
 import type { ChannelLink, Configuration, LinkRouting } from '../../common/entities';
 import type { Db } from '../db/client';
-import { companies, configurationChannels, configurations, notificationChannels } from '../db/schema';
+import {
+    companies,
+    configurationChannels,
+    configurations,
+    monitors,
+    notificationChannels,
+    servers,
+} from '../db/schema';
 import type { ConfigurationRow } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
+import { boolFilter, choiceFilter, idFilter, type ListPlan, type ListSpec, paged, textFilter } from '../list-query';
 import { groupBy, isUniqueViolation } from './group';
 import { listMonitors } from './monitors';
 import { inScope, type Scope } from './scope';
@@ -15,22 +23,91 @@ export interface ConfigurationBody {
     is_enabled: boolean;
 }
 
-/**
- * Configurations with their company, servers (each with its monitors) and monitors: three queries for any
- * number of configurations, each keeping to the same WHERE on the configurations table.
- */
-export async function listConfigurations(db: Db, scope: Scope, where?: SQL): Promise<Configuration[]> {
-    const cond = and(inScope(configurations.companyId, scope), where);
-    const rows = await db
+const selectConfigurations = (db: Db) =>
+    db
         .select({ c: configurations, company: { id: companies.id, name: companies.name } })
         .from(configurations)
-        .innerJoin(companies, eq(companies.id, configurations.companyId))
-        .where(cond)
+        .innerJoin(companies, eq(companies.id, configurations.companyId));
+
+type Joined = Awaited<ReturnType<ReturnType<typeof selectConfigurations>['execute']>>;
+
+/**
+ * Configurations with their company, servers and monitors: one query for the rows, two for their children whatever
+ * their number; `where` may name the configurations table.
+ */
+export async function listConfigurations(db: Db, scope: Scope, where?: SQL): Promise<Configuration[]> {
+    const rows = await selectConfigurations(db)
+        .where(and(inScope(configurations.companyId, scope), where))
         .orderBy(asc(configurations.id));
+    return withChildren(db, scope, rows, { monitors: where, servers: where });
+}
+
+/** Whether any monitor of the row's configuration meets `cond`, which names that monitor `hm`. */
+const anyMonitor = (cond: string) =>
+    sql`exists (select 1 from ${monitors} hm where hm.configuration_id = ${configurations.id} and ${sql.raw(cond)})`;
+const failing = anyMonitor('hm.status = false');
+const warning = anyMonitor("hm.status and hm.last_error <> ''");
+
+/** The list's react-admin parameters (spec §2, §4): q on name or chain, company, enabled, derived health. */
+export const configurationList: ListSpec = {
+    resource: 'configurations',
+    id: configurations.id,
+    sort: {
+        id: configurations.id,
+        name: sql`lower(${configurations.name})`,
+        chain: sql`lower(${configurations.chain})`,
+        is_enabled: configurations.isEnabled,
+        createdAt: configurations.createdAt,
+        updatedAt: configurations.updatedAt,
+        'company.name': sql`lower(${companies.name})`,
+    },
+    filter: {
+        id: idFilter(configurations.id),
+        q: textFilter(configurations.name, configurations.chain),
+        company_id: idFilter(configurations.companyId),
+        is_enabled: boolFilter(configurations.isEnabled),
+        // As groupHealth derives it (common/health.ts): error if any monitor fails, else warning if any has an error.
+        status: choiceFilter({
+            error: failing,
+            warning: and(not(failing), warning),
+            healthy: and(not(failing), not(warning)),
+        }),
+    },
+};
+
+/** One page (or, without `range`, all) of the configurations a list request names, and how many there are. */
+export async function pageConfigurations(db: Db, scope: Scope, plan: ListPlan) {
+    const rows = await paged(selectConfigurations(db).where(plan.where).$dynamic(), plan);
+    // The children of exactly these rows: by their own indexed column for a page, by the same WHERE for the whole list.
+    const ids = rows.map((r) => r.c.id);
+    const items = await withChildren(
+        db,
+        scope,
+        rows,
+        plan.page
+            ? { monitors: inArray(monitors.configurationId, ids), servers: inArray(servers.configurationId, ids) }
+            : { monitors: plan.where, servers: plan.where }
+    );
+    const total = plan.page ? await countOf(db, plan.where) : items.length;
+    return { rows: items, total };
+}
+
+async function countOf(db: Db, where: SQL | undefined): Promise<number> {
+    const [row] = await db.select({ n: count() }).from(configurations).where(where);
+    return row?.n ?? 0;
+}
+
+/** Nests each row's servers and monitors, read with the given conditions (on their tables or the configurations'). */
+async function withChildren(
+    db: Db,
+    scope: Scope,
+    rows: Joined,
+    where: { monitors: SQL | undefined; servers: SQL | undefined }
+): Promise<Configuration[]> {
     if (rows.length === 0) return [];
-    const allMonitors = await listMonitors(db, scope, where);
-    const servers = groupBy(await listServers(db, scope, where, allMonitors), (s) => s.configuration_id);
-    const monitors = groupBy(allMonitors, (m) => m.configuration_id);
+    const allMonitors = await listMonitors(db, scope, where.monitors);
+    const serversOf = groupBy(await listServers(db, scope, where.servers, allMonitors), (s) => s.configuration_id);
+    const monitorsOf = groupBy(allMonitors, (m) => m.configuration_id);
     return rows.map(({ c, company }) => ({
         id: c.id,
         name: c.name,
@@ -40,8 +117,8 @@ export async function listConfigurations(db: Db, scope: Scope, where?: SQL): Pro
         company_id: c.companyId,
         // Each monitor is listed once, here, with its server_id: nesting it in its server as well doubled the
         // size of the list (about 1 MB for a company of 50 configurations).
-        servers: (servers.get(c.id) ?? []).map(({ monitors: _nested, ...server }) => server),
-        monitors: monitors.get(c.id) ?? [],
+        servers: (serversOf.get(c.id) ?? []).map(({ monitors: _nested, ...server }) => server),
+        monitors: monitorsOf.get(c.id) ?? [],
         createdAt: c.createdAt.toISOString(),
         updatedAt: c.updatedAt.toISOString(),
     }));

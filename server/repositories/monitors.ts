@@ -1,8 +1,9 @@
-import { and, asc, eq, isNull, ne, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import { INTERVAL_SETTING } from '../../common/company-quota';
 import type { Monitor } from '../../common/entities';
 import {
     MONITOR_SETTINGS,
+    MONITOR_TYPES,
     type MonitorType,
     parseMonitorSettings,
     TYPES_NEEDING_SERVER,
@@ -11,6 +12,7 @@ import type { Db } from '../db/client';
 import { companies, configurations, monitors, servers, services } from '../db/schema';
 import type { MonitorRow } from '../db/schema';
 import { badRequest, notFound } from '../errors';
+import { boolFilter, choiceFilter, idFilter, type ListPlan, type ListSpec, paged, textFilter } from '../list-query';
 import { refusedTarget } from '../routes/fields';
 import { inScope, type Scope } from './scope';
 
@@ -75,12 +77,15 @@ export const toMonitor = ({ monitor: m, server, configuration: c }: Joined): Mon
     last_check: m.lastCheck ? m.lastCheck.toISOString() : null,
 });
 
-function findMonitors(db: Db, scope: Scope, where?: SQL): Promise<Joined[]> {
-    return db
+const selectMonitors = (db: Db) =>
+    db
         .select(columns)
         .from(monitors)
         .innerJoin(configurations, eq(configurations.id, monitors.configurationId))
-        .leftJoin(servers, eq(servers.id, monitors.serverId))
+        .leftJoin(servers, eq(servers.id, monitors.serverId));
+
+function findMonitors(db: Db, scope: Scope, where?: SQL): Promise<Joined[]> {
+    return selectMonitors(db)
         .where(and(inScope(configurations.companyId, scope), where))
         .orderBy(asc(monitors.id));
 }
@@ -90,13 +95,61 @@ export async function listMonitors(db: Db, scope: Scope, where?: SQL): Promise<M
     return (await findMonitors(db, scope, where)).map(toMonitor);
 }
 
+const hasError = and(eq(monitors.status, true), ne(monitors.lastError, ''));
+
+/** The list's react-admin parameters: q on the name, one configuration or server, type, enabled, health. */
+export const monitorList: ListSpec = {
+    resource: 'monitors',
+    id: monitors.id,
+    sort: {
+        id: monitors.id,
+        name: sql`lower(${monitors.name})`,
+        type: monitors.type,
+        is_enabled: monitors.isEnabled,
+        status: monitors.status,
+        last_check: monitors.lastCheck,
+        'configuration.name': sql`lower(${configurations.name})`,
+        'server.name': sql`lower(${servers.name})`,
+    },
+    filter: {
+        id: idFilter(monitors.id),
+        q: textFilter(monitors.name),
+        configuration_id: idFilter(monitors.configurationId),
+        server_id: idFilter(monitors.serverId),
+        company_id: idFilter(configurations.companyId),
+        type: choiceFilter(Object.fromEntries(MONITOR_TYPES.map((t) => [t, eq(monitors.type, t)]))),
+        is_enabled: boolFilter(monitors.isEnabled),
+        // As monitorHealth derives it (common/health.ts).
+        status: choiceFilter({
+            error: eq(monitors.status, false),
+            warning: hasError,
+            healthy: and(eq(monitors.status, true), or(isNull(monitors.lastError), eq(monitors.lastError, ''))),
+        }),
+    },
+};
+
+/** One page (or, without `range`, all) of the monitors a list request names, and how many there are. */
+export async function pageMonitors(db: Db, plan: ListPlan) {
+    const rows = (await paged(selectMonitors(db).where(plan.where).$dynamic(), plan)).map(toMonitor);
+    const total = plan.page
+        ? ((
+              await db
+                  .select({ n: count() })
+                  .from(monitors)
+                  // The filters name monitors and configurations only: the count needs no servers join.
+                  .innerJoin(configurations, eq(configurations.id, monitors.configurationId))
+                  .where(plan.where)
+          )[0]?.n ?? 0)
+        : rows.length;
+    return { rows, total };
+}
+
 /**
  * The dashboard lists (spec §4): failed = status false; warnings = status true with a last error. Only enabled
  * monitors of enabled configurations and servers count. One indexed query, whatever the number of monitors.
  */
 export function listByHealth(db: Db, scope: Scope, health: 'failed' | 'warnings'): Promise<Monitor[]> {
-    const healthWhere =
-        health === 'failed' ? eq(monitors.status, false) : and(eq(monitors.status, true), ne(monitors.lastError, ''));
+    const healthWhere = health === 'failed' ? eq(monitors.status, false) : hasError;
     return listMonitors(
         db,
         scope,

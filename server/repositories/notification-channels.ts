@@ -1,12 +1,13 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { secretKeysOf } from '../../common/channel-catalogue';
-import type { ChannelType } from '../../common/channel-types';
+import { CHANNEL_TYPES, type ChannelType } from '../../common/channel-types';
 import type { NotificationChannel } from '../../common/entities';
 import { decryptSecret, encryptSecret, maskSecret } from '../auth/secrets';
 import type { Db } from '../db/client';
 import { notificationChannels } from '../db/schema';
 import type { NotificationChannelRow } from '../db/schema';
 import { badRequest, notFound } from '../errors';
+import { boolFilter, choiceFilter, idFilter, type ListPlan, type ListSpec, paged, textFilter } from '../list-query';
 import { type ChannelConfig, validateChannelSettings } from '../notify/channels';
 import { inScope, type Scope } from './scope';
 
@@ -115,12 +116,33 @@ function seal(key: Uint8Array, type: ChannelType, config: ChannelConfig): string
     return JSON.stringify(out);
 }
 
-export async function listChannels(db: Db, scope: Scope): Promise<NotificationChannelRow[]> {
-    return db
-        .select()
-        .from(notificationChannels)
-        .where(inScope(notificationChannels.companyId, scope))
-        .orderBy(asc(notificationChannels.id));
+/** The list's react-admin parameters: q on the name, type, enabled. */
+export const channelList: ListSpec = {
+    resource: 'notification-channels',
+    id: notificationChannels.id,
+    sort: {
+        id: notificationChannels.id,
+        name: sql`lower(${notificationChannels.name})`,
+        type: notificationChannels.type,
+        is_enabled: notificationChannels.isEnabled,
+        created_at: notificationChannels.createdAt,
+    },
+    filter: {
+        id: idFilter(notificationChannels.id),
+        q: textFilter(notificationChannels.name),
+        company_id: idFilter(notificationChannels.companyId),
+        type: choiceFilter(Object.fromEntries(CHANNEL_TYPES.map((t) => [t, eq(notificationChannels.type, t)]))),
+        is_enabled: boolFilter(notificationChannels.isEnabled),
+    },
+};
+
+/** One page (or, without `range`, all) of the channels a list request names, and how many there are. */
+export async function pageChannels(db: Db, plan: ListPlan) {
+    const rows = await paged(db.select().from(notificationChannels).where(plan.where).$dynamic(), plan);
+    const total = plan.page
+        ? ((await db.select({ n: count() }).from(notificationChannels).where(plan.where))[0]?.n ?? 0)
+        : rows.length;
+    return { rows, total };
 }
 
 export async function findChannel(db: Db, scope: Scope, id: number): Promise<NotificationChannelRow> {

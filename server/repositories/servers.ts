@@ -1,9 +1,10 @@
-import { and, asc, eq, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Monitor, Server } from '../../common/entities';
 import type { Db } from '../db/client';
 import { configurations, monitors, servers } from '../db/schema';
 import type { ServerRow } from '../db/schema';
 import { badRequest, notFound } from '../errors';
+import { boolFilter, idFilter, type ListPlan, type ListSpec, paged, textFilter } from '../list-query';
 import { groupBy } from './group';
 import { listMonitors } from './monitors';
 import { inScope, type Ref, type Scope } from './scope';
@@ -15,19 +16,68 @@ export interface ServerBody {
     configuration_id: number;
 }
 
+const selectServers = (db: Db) =>
+    db
+        .select({ s: servers, c: { id: configurations.id, name: configurations.name, chain: configurations.chain } })
+        .from(servers)
+        .innerJoin(configurations, eq(configurations.id, servers.configurationId));
+
+type Joined = Awaited<ReturnType<ReturnType<typeof selectServers>['execute']>>;
+
 /**
  * Servers with their configuration and monitors; `where` may name the servers or configurations table. A caller
  * that already holds the monitors of the same rows passes them to save a query.
  */
 export async function listServers(db: Db, scope: Scope, where?: SQL, monitorsOf?: Monitor[]): Promise<Server[]> {
-    const rows = await db
-        .select({ s: servers, c: { id: configurations.id, name: configurations.name, chain: configurations.chain } })
-        .from(servers)
-        .innerJoin(configurations, eq(configurations.id, servers.configurationId))
+    const rows = await selectServers(db)
         .where(and(inScope(configurations.companyId, scope), where))
         .orderBy(asc(servers.id));
-    if (rows.length === 0) return [];
-    const byServer = groupBy(monitorsOf ?? (await listMonitors(db, scope, where)), (m) => m.server_id);
+    return withMonitors(rows, monitorsOf ?? (rows.length ? await listMonitors(db, scope, where) : []));
+}
+
+/** The list's react-admin parameters: q on name or address, one configuration, enabled. */
+export const serverList: ListSpec = {
+    resource: 'servers',
+    id: servers.id,
+    sort: {
+        id: servers.id,
+        name: sql`lower(${servers.name})`,
+        address: servers.address,
+        is_enabled: servers.isEnabled,
+        createdAt: servers.createdAt,
+        updatedAt: servers.updatedAt,
+        'configuration.name': sql`lower(${configurations.name})`,
+    },
+    filter: {
+        id: idFilter(servers.id),
+        q: textFilter(servers.name, servers.address),
+        configuration_id: idFilter(servers.configurationId),
+        company_id: idFilter(configurations.companyId),
+        is_enabled: boolFilter(servers.isEnabled),
+    },
+};
+
+/** One page (or, without `range`, all) of the servers a list request names, and how many there are. */
+export async function pageServers(db: Db, scope: Scope, plan: ListPlan) {
+    const rows = await paged(selectServers(db).where(plan.where).$dynamic(), plan);
+    const ids = rows.map((r) => r.s.id);
+    const monitorsOf = rows.length
+        ? await listMonitors(db, scope, plan.page ? inArray(monitors.serverId, ids) : plan.where)
+        : [];
+    const total = plan.page
+        ? ((
+              await db
+                  .select({ n: count() })
+                  .from(servers)
+                  .innerJoin(configurations, eq(configurations.id, servers.configurationId))
+                  .where(plan.where)
+          )[0]?.n ?? 0)
+        : rows.length;
+    return { rows: withMonitors(rows, monitorsOf), total };
+}
+
+function withMonitors(rows: Joined, monitorsOf: Monitor[]): Server[] {
+    const byServer = groupBy(monitorsOf, (m) => m.server_id);
     return rows.map(({ s, c }) => ({
         id: s.id,
         name: s.name,

@@ -1,10 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import type { User } from '../../common/entities';
 import { hashPassword } from '../auth/passwords';
 import type { Db } from '../db/client';
 import { companies, users } from '../db/schema';
 import type { UserRow } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
+import { boolFilter, idFilter, type ListPlan, type ListSpec, paged, textFilter } from '../list-query';
 
 export interface UserBody {
     username: string;
@@ -36,8 +37,32 @@ function selectJoined(db: Db) {
         .leftJoin(companies, eq(companies.id, users.companyId));
 }
 
-export async function listUsers(db: Db): Promise<User[]> {
-    return (await selectJoined(db).orderBy(users.id)).map(toUser);
+/** The list's react-admin parameters: q on the username, one company. */
+export const userList: ListSpec = {
+    resource: 'users',
+    id: users.id,
+    sort: {
+        id: users.id,
+        username: sql`lower(${users.username})`,
+        is_active: users.isActive,
+        created_at: users.createdAt,
+        'company.name': sql`lower(${companies.name})`,
+    },
+    filter: {
+        id: idFilter(users.id),
+        q: textFilter(users.username),
+        company_id: idFilter(users.companyId),
+        is_active: boolFilter(users.isActive),
+    },
+};
+
+/** One page (or, without `range`, all) of the users a list request names, and how many there are. */
+export async function pageUsers(db: Db, plan: ListPlan) {
+    const rows = (await paged(selectJoined(db).where(plan.where).$dynamic(), plan)).map(toUser);
+    const total = plan.page
+        ? ((await db.select({ n: count() }).from(users).where(plan.where))[0]?.n ?? 0)
+        : rows.length;
+    return { rows, total };
 }
 
 export async function getUser(db: Db, id: number): Promise<User> {

@@ -5,12 +5,13 @@ import { MAX_CONCURRENT_CHECKS_LIMIT, MIN_INTERVAL_SECONDS_LIMIT } from '../../c
 import { requireSuperAdmin } from '../auth/guard';
 import type { CompanyRow } from '../db/schema';
 import { parseCidr } from '../clients/address-guard';
-import { listQuerySchema, pageOf, toListQuery } from '../list-query';
+import { listQuerySchema, planList, sendRange, toListQuery } from '../list-query';
 import {
     createCompany,
     deleteCompany,
     getCompany,
-    listCompanies,
+    companyList,
+    pageCompanies,
     toCompany,
     updateCompany,
 } from '../repositories/companies';
@@ -77,18 +78,9 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
             },
         },
         async (req, reply) => {
-            const q = toListQuery(req.query);
-            const needle = typeof q.filter.q === 'string' ? q.filter.q.toLowerCase() : null;
-            const rows = (await listCompanies(app.ctx.db)).filter(
-                (c) => !needle || c.name.toLowerCase().includes(needle)
-            );
-            const page = pageOf(rows, q, 'companies', {
-                id: (c) => c.id,
-                name: (c) => c.name.toLowerCase(),
-                created_at: (c) => c.created_at,
-                is_active: (c) => c.is_active,
-            });
-            if (page.contentRange) reply.header('Content-Range', page.contentRange);
+            const plan = planList(toListQuery(req.query), companyList, undefined);
+            const page = await pageCompanies(app.ctx.db, plan);
+            sendRange(reply, companyList.resource, plan, page.rows.length, page.total);
             return { results: page.rows };
         }
     );

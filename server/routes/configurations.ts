@@ -3,12 +3,11 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type Configuration, LINK_SEVERITIES, MAX_ESCALATION_MINUTES } from '../../common/entities';
-import { groupHealth } from '../../common/health';
 import { companyScope } from '../auth/actor';
 import { requireWriter } from '../auth/guard';
 import { configurations } from '../db/schema';
 import { badRequest } from '../errors';
-import { listQuerySchema, type ListQuery, pageOf, toListQuery } from '../list-query';
+import { listQuerySchema, planList, sendRange, toListQuery } from '../list-query';
 import {
     createConfiguration,
     createLink,
@@ -16,14 +15,15 @@ import {
     deleteLink,
     findConfiguration,
     getConfiguration,
-    listConfigurations,
+    configurationList,
     listLinks,
+    pageConfigurations,
     updateConfiguration,
     updateLink,
 } from '../repositories/configurations';
 import { listMonitors } from '../repositories/monitors';
 import { markSilenced } from '../silences/mark';
-import { targetCompany } from '../repositories/scope';
+import { inScope, targetCompany } from '../repositories/scope';
 import { listServers } from '../repositories/servers';
 import { validatorCard } from '../repositories/validator-card';
 import { enabledFlag, nameField, optionalRefId, refId } from './fields';
@@ -79,23 +79,6 @@ const fields = ({ name, chain, is_enabled, company_id }: ConfigurationInput) => 
     company_id,
 });
 
-/** Filters of the list (spec §2, §4): q on name or chain, company (super admin only), enabled, derived status. */
-function filtered(rows: Configuration[], q: ListQuery, superAdmin: boolean): Configuration[] {
-    const f = q.filter;
-    const needle = typeof f.q === 'string' && f.q.trim() !== '' ? f.q.trim().toLowerCase() : null;
-    const enabled = f.is_enabled === undefined || f.is_enabled === '' ? null : String(f.is_enabled) === 'true';
-    // Scope already limits a non-super-admin to their company, so their company filter is moot and ignored.
-    const company = superAdmin && f.company_id !== undefined && f.company_id !== '' ? Number(f.company_id) : null;
-    const status = typeof f.status === 'string' && f.status !== '' ? f.status : null;
-    return rows.filter(
-        (c) =>
-            (!needle || c.name.toLowerCase().includes(needle) || c.chain.toLowerCase().includes(needle)) &&
-            (enabled === null || c.is_enabled === enabled) &&
-            (company === null || c.company_id === company) &&
-            (status === null || groupHealth(c.monitors).health === status)
-    );
-}
-
 const change = (req: FastifyRequest, c: Configuration, event: Change['event'], verb: string): Change => ({
     event,
     message: sentence(req, 'Configuration', c.name, verb),
@@ -116,18 +99,13 @@ export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
             config: { cacheAnswer: true },
         },
         async (req, reply) => {
-            const q = toListQuery(req.query);
-            const rows = filtered(await listConfigurations(db, scope(req)), q, req.actor.isSuperAdmin);
-            const page = pageOf(rows, q, 'configurations', {
-                id: (c) => c.id,
-                name: (c) => c.name.toLowerCase(),
-                chain: (c) => c.chain.toLowerCase(),
-                is_enabled: (c) => c.is_enabled,
-                createdAt: (c) => c.createdAt,
-                updatedAt: (c) => c.updatedAt,
-                'company.name': (c) => c.company?.name.toLowerCase(),
-            });
-            if (page.contentRange) reply.header('Content-Range', page.contentRange);
+            const plan = planList(
+                toListQuery(req.query),
+                configurationList,
+                inScope(configurations.companyId, scope(req))
+            );
+            const page = await pageConfigurations(db, scope(req), plan);
+            sendRange(reply, configurationList.resource, plan, page.rows.length, page.total);
             return page.rows;
         }
     );

@@ -12,11 +12,16 @@ import {
     getMonitor,
     monitorSecret,
     listByHealth,
+    monitorList,
+    pageMonitors,
     type MonitorBody,
     updateMonitor,
 } from '../repositories/monitors';
 import { openIncidentsOf } from '../incidents/read';
 import { chainHaltsOf } from '../repositories/chain-halts';
+import { inScope } from '../repositories/scope';
+import { configurations } from '../db/schema';
+import { listQuerySchema, planList, sendRange, toListQuery } from '../list-query';
 import { withWarnings } from '../services/monitor-warnings';
 import { markSilenced } from '../silences/mark';
 import { assertTargetAllowed, enabledFlag, nameField, optionalRefId, refId } from './fields';
@@ -130,6 +135,19 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
     });
     app.get('/api/monitors/warnings', { schema: list, config: { cacheAnswer: true } }, async (req) =>
         markSilenced(app.ctx.silences, await listByHealth(db, scope(req), 'warnings'))
+    );
+    app.get(
+        '/api/monitors',
+        {
+            schema: { querystring: listQuerySchema, response: answers({ 200: z.array(monitor) }, 400, 401) },
+            config: { cacheAnswer: true },
+        },
+        async (req, reply) => {
+            const plan = planList(toListQuery(req.query), monitorList, inScope(configurations.companyId, scope(req)));
+            const page = await pageMonitors(db, plan);
+            sendRange(reply, monitorList.resource, plan, page.rows.length, page.total);
+            return page.rows;
+        }
     );
     app.get(
         '/api/monitors/:id',

@@ -5,19 +5,20 @@ import { z } from 'zod';
 import { CHANNEL_TYPES } from '../../common/channel-types';
 import { companyScope } from '../auth/actor';
 import { requireWriter } from '../auth/guard';
-import type { NotificationChannelRow } from '../db/schema';
-import { listQuerySchema, pageOf, toListQuery } from '../list-query';
+import { notificationChannels, type NotificationChannelRow } from '../db/schema';
+import { listQuerySchema, planList, sendRange, toListQuery } from '../list-query';
 import {
     type ChannelBody,
     createChannel,
     deleteChannel,
     findChannel,
-    listChannels,
+    channelList,
+    pageChannels,
     toChannel,
     updateChannel,
 } from '../repositories/notification-channels';
 import { channelDeliveries } from '../repositories/channel-delivery';
-import { targetCompany } from '../repositories/scope';
+import { inScope, targetCompany } from '../repositories/scope';
 import { testChannel } from '../services/channel-test';
 import { enabledFlag, nameField, optionalRefId } from './fields';
 import { type Change, mutate, sentence } from './mutate';
@@ -104,22 +105,19 @@ export const notificationChannelRoutes: FastifyPluginAsyncZod = async (app) => {
         '/api/notification-channels',
         { schema: { querystring: listQuerySchema, response: answers({ 200: z.array(channel) }, 400, 401) } },
         async (req, reply) => {
-            const q = toListQuery(req.query);
-            const needle = typeof q.filter.q === 'string' ? q.filter.q.toLowerCase() : null;
-            const rows = (await listChannels(db, scope(req)))
-                .filter((c) => !needle || c.name.toLowerCase().includes(needle))
-                .map((c) => toChannel(key, c));
-            const page = pageOf(rows, q, 'notification-channels', {
-                id: (c) => c.id,
-                name: (c) => c.name.toLowerCase(),
-                created_at: (c) => c.created_at,
-            });
-            if (page.contentRange) reply.header('Content-Range', page.contentRange);
+            const plan = planList(
+                toListQuery(req.query),
+                channelList,
+                inScope(notificationChannels.companyId, scope(req))
+            );
+            const page = await pageChannels(db, plan);
+            sendRange(reply, channelList.resource, plan, page.rows.length, page.total);
+            const rows = page.rows.map((c) => toChannel(key, c));
             const delivery = await channelDeliveries(
                 db,
-                page.rows.map((c) => c.id)
+                rows.map((c) => c.id)
             );
-            return page.rows.map((c) => ({ ...c, delivery: delivery.get(c.id) }));
+            return rows.map((c) => ({ ...c, delivery: delivery.get(c.id) }));
         }
     );
     const one = answers({ 200: channel }, 400, 401, 404);

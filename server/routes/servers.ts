@@ -4,8 +4,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { companyScope } from '../auth/actor';
 import { requireWriter } from '../auth/guard';
-import { servers } from '../db/schema';
-import { listQuerySchema, pageOf, toListQuery } from '../list-query';
+import { configurations, servers } from '../db/schema';
+import { listQuerySchema, planList, sendRange, toListQuery } from '../list-query';
 import { listMonitors } from '../repositories/monitors';
 import { markSilenced } from '../silences/mark';
 import {
@@ -13,10 +13,12 @@ import {
     deleteServer,
     findServer,
     getServer,
-    listServers,
+    pageServers,
+    serverList,
     type ServerWritten,
     updateServer,
 } from '../repositories/servers';
+import { inScope } from '../repositories/scope';
 import { listServerServices } from '../repositories/services';
 import { enabledFlag, nameField, refId, targetAddress } from './fields';
 import { type Change, mutate, sentence } from './mutate';
@@ -64,20 +66,9 @@ export const serverRoutes: FastifyPluginAsyncZod = async (app) => {
             config: { cacheAnswer: true },
         },
         async (req, reply) => {
-            const q = toListQuery(req.query);
-            const needle = typeof q.filter.q === 'string' ? q.filter.q.toLowerCase() : null;
-            const wanted = q.filter.configuration_id === undefined ? null : Number(q.filter.configuration_id);
-            const rows = (await listServers(db, scope(req))).filter(
-                (s) =>
-                    (!needle || s.name.toLowerCase().includes(needle) || s.address.toLowerCase().includes(needle)) &&
-                    (wanted === null || s.configuration_id === wanted)
-            );
-            const page = pageOf(rows, q, 'servers', {
-                id: (s) => s.id,
-                name: (s) => s.name.toLowerCase(),
-                createdAt: (s) => s.createdAt,
-            });
-            if (page.contentRange) reply.header('Content-Range', page.contentRange);
+            const plan = planList(toListQuery(req.query), serverList, inScope(configurations.companyId, scope(req)));
+            const page = await pageServers(db, scope(req), plan);
+            sendRange(reply, serverList.resource, plan, page.rows.length, page.total);
             return page.rows;
         }
     );

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import type { User } from '../../common/entities';
 import { requireSuperAdmin } from '../auth/guard';
 import { forbidden } from '../errors';
-import { listQuerySchema, pageOf, toListQuery } from '../list-query';
-import { createUser, deleteUser, getUser, listUsers, updateUser } from '../repositories/users';
+import { listQuerySchema, planList, sendRange, toListQuery } from '../list-query';
+import { createUser, deleteUser, getUser, pageUsers, updateUser, userList } from '../repositories/users';
 import { endSessions } from '../services/sessions';
 import { type Change, mutate } from './mutate';
 import { answers } from './responses/answers';
@@ -47,19 +47,9 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
             },
         },
         async (req, reply) => {
-            const q = toListQuery(req.query);
-            const needle = typeof q.filter.q === 'string' ? q.filter.q.toLowerCase() : null;
-            const rows = (await listUsers(app.ctx.db)).filter(
-                (u) =>
-                    (!needle || u.username.toLowerCase().includes(needle)) &&
-                    (q.filter.company_id === undefined || u.company_id === Number(q.filter.company_id))
-            );
-            const page = pageOf(rows, q, 'users', {
-                id: (u) => u.id,
-                username: (u) => u.username.toLowerCase(),
-                created_at: (u) => u.created_at,
-            });
-            if (page.contentRange) reply.header('Content-Range', page.contentRange);
+            const plan = planList(toListQuery(req.query), userList, undefined);
+            const page = await pageUsers(app.ctx.db, plan);
+            sendRange(reply, userList.resource, plan, page.rows.length, page.total);
             return { results: page.rows };
         }
     );

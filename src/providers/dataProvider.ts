@@ -1,20 +1,7 @@
 import type { IncidentStats } from '../../common/incidents';
-import type { ValidatorCard } from '../../common/validator-card';
-import type {
-    CreateParams,
-    DataProvider,
-    DeleteManyParams,
-    DeleteParams,
-    GetListParams,
-    GetManyParams,
-    GetManyReferenceParams,
-    GetOneParams,
-    Identifier,
-    RaRecord,
-    UpdateManyParams,
-    UpdateParams,
-} from 'react-admin';
-import { useDataProvider } from 'react-admin';
+import simpleRestProvider from 'ra-data-simple-rest';
+import type { DataProvider, GetListParams, Identifier, RaRecord } from 'react-admin';
+import { useDataProvider, withLifecycleCallbacks } from 'react-admin';
 
 import type {
     AuditEntry,
@@ -23,36 +10,26 @@ import type {
     LinkRouting,
     Monitor,
     NotificationChannel,
-    Server,
     ServerMetrics,
-    Service,
-    User,
 } from '../../common/entities';
+import type { ValidatorCard } from '../../common/validator-card';
 import { type HistoryMethods, historyMethods } from './history';
 import type { HttpResponse, RequestOptions } from './httpClient';
 import { request } from './httpClient';
+import { applyListParams, listRecords } from './listParams';
 import { type LogEventCallback, logRealtime } from './logSocket';
 import { authRequest, getAccessToken } from './session';
 
 /**
- * react-admin method → API call (spec §7):
- *
- * | method           | call                                                                    |
- * |------------------|-------------------------------------------------------------------------|
- * | getList          | GET /{res} (companies, users: ?sort=&range=&filter=, Content-Range)      |
- * | getOne           | GET /{res}/{id}                                                          |
- * | getMany          | GET /{res}, kept to the ids asked for                                    |
- * | getManyReference | GET /{parent}/{id}/{res} when nested (servers, monitors, services)       |
- * | create           | POST /{res} with the resource's body fields                              |
- * | update           | PUT /{res}/{id} with the same fields                                     |
- * | delete           | DELETE /{res}/{id}                                                       |
- *
- * List answers are an array or `{results: []}`; when no Content-Range says otherwise, sorting, filtering
- * and paging happen here.
+ * react-admin's simple REST provider (`GET /{res}?sort=&range=&filter=` answered with `Content-Range`, `GET /{res}/{id}`,
+ * POST, PUT, DELETE) over the console's HTTP client (session, refresh, spec §8's fabricated 500), with overrides only
+ * where the spec's API differs:
+ * - list answers without `Content-Range` (the spec's bare arrays and `{results: []}`) are sorted, filtered and paged
+ *   here, in the HTTP client below, so every list takes the same path;
+ * - nested lists (a configuration's servers, a server's services) come from `/{parent}/{id}/{res}`;
+ * - bodies keep only the fields the API accepts (`toBody`, as a lifecycle callback);
+ * - a delete answered without a body resolves with the record it deleted.
  */
-
-/** Resources whose list endpoint understands react-admin's sort/range/filter query. */
-const SERVER_PAGED = new Set(['companies', 'users', 'incidents']);
 
 /** The body fields each resource accepts on POST and PUT (the API rejects unknown fields). */
 export const BODY_FIELDS: Record<string, readonly string[]> = {
@@ -75,6 +52,9 @@ export const BODY_FIELDS: Record<string, readonly string[]> = {
     silences: ['monitor_id', 'server_id', 'configuration_id', 'starts_at', 'ends_at', 'reason'],
     'maintenance-windows': ['configuration_id', 'server_id', 'starts_at', 'ends_at', 'repeat_weekly', 'reason'],
 };
+
+/** Resources whose list lives elsewhere than `/{res}`. */
+const LIST_PATHS: Record<string, string> = { audit: 'audit/latest' };
 
 /** Nested list endpoints: resource → reference field → parent resource. */
 const NESTED: Record<string, Record<string, string>> = {
@@ -100,95 +80,92 @@ export function toBody(resource: string, data: Record<string, unknown>): Record<
     return body;
 }
 
-/** The records of a list answer: a bare array or `{results: []}`. */
-export function listRecords<T = RaRecord>(json: unknown): T[] {
-    if (Array.isArray(json)) return json as T[];
-    if (json && typeof json === 'object' && 'results' in json && Array.isArray(json.results)) {
-        return json.results as T[];
+const LIST_PARAMS = ['sort', 'range', 'filter'];
+
+/**
+ * A GET list answer without `Content-Range` (a server or endpoint that answers the whole array): sorted, filtered
+ * and paged here by the request's own parameters, with the `Content-Range` the server would have sent.
+ */
+function pageLocally(url: string, response: HttpResponse): HttpResponse {
+    const json = response.json;
+    const isList = Array.isArray(json) || (json !== null && typeof json === 'object' && 'results' in json);
+    if (!isList) return response;
+    const query = new URLSearchParams(url.split('?')[1] ?? '');
+    if (response.headers.has('Content-Range') || !LIST_PARAMS.some((p) => query.has(p))) {
+        return { ...response, json: listRecords(json) };
     }
-    return [];
+    const read = <T>(name: string): T | undefined => {
+        const value = query.get(name);
+        return value === null ? undefined : (JSON.parse(value) as T);
+    };
+    const sort = read<[string, 'ASC' | 'DESC']>('sort');
+    const range = read<[number, number]>('range');
+    const params: Partial<GetListParams> = {
+        filter: read<Record<string, unknown>>('filter') ?? {},
+        ...(sort ? { sort: { field: sort[0], order: sort[1] } } : {}),
+        ...(range ? { pagination: { page: 1, perPage: 0 } } : {}),
+    };
+    const { data, total } = applyListParams(listRecords<Record<string, unknown>>(json), params);
+    const [first, last] = range ?? [0, total - 1];
+    const page = data.slice(first, last + 1);
+    const headers = new Headers(response.headers);
+    headers.set('Content-Range', `items ${first}-${first + Math.max(page.length - 1, 0)}/${total}`);
+    return { ...response, headers, json: page };
 }
 
-/** `companies 0-24/57` → 57; null when absent or unreadable. */
-export function totalFromContentRange(header: string | null): number | null {
-    const match = header?.match(/\/(\d+)\s*$/);
-    return match ? Number(match[1]) : null;
+/** react-admin's `fetchJson` signature over the console's authenticated request. */
+async function httpClient(
+    url: string,
+    options: { method?: string; body?: BodyInit | null; signal?: AbortSignal | null } = {}
+) {
+    const init: RequestOptions = {
+        method: options.method ?? 'GET',
+        signal: options.signal ?? undefined,
+        ...(typeof options.body === 'string' ? { raw: { text: options.body, type: 'application/json' } } : {}),
+    };
+    const response = await authRequest(url, init);
+    const { status, headers, json } = init.method === 'GET' ? pageLocally(url, response) : response;
+    return { status, headers, body: '', json: json as never };
 }
 
-function fieldValue(record: Record<string, unknown>, path: string): unknown {
-    let value: unknown = record;
-    for (const part of path.split('.')) {
-        if (value === null || typeof value !== 'object') return undefined;
-        value = (value as Record<string, unknown>)[part];
-    }
-    return value;
-}
+const rest = simpleRestProvider('', httpClient);
 
-function matchesQuery(value: unknown, q: string): boolean {
-    if (value === null || value === undefined) return false;
-    if (typeof value === 'object') return Object.values(value).some((inner) => matchesQuery(inner, q));
-    return String(value).toLowerCase().includes(q);
-}
+const isRecord = (json: unknown): json is RaRecord => json !== null && typeof json === 'object' && 'id' in json;
 
-function compare(a: unknown, b: unknown): number {
-    if (a === b) return 0;
-    if (a === null || a === undefined) return 1;
-    if (b === null || b === undefined) return -1;
-    if (typeof a === 'number' && typeof b === 'number') return a - b;
-    if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
-    return String(a).localeCompare(String(b), undefined, { numeric: true, sensitivity: 'base' });
-}
-
-/** Client-side filter (`q` searches every field; other keys match equal values), sort and page. */
-export function applyListParams<T extends Record<string, unknown>>(
-    records: T[],
-    params: Partial<Pick<GetListParams, 'filter' | 'sort' | 'pagination'>>
-): { data: T[]; total: number } {
-    let rows = records;
-    for (const [key, wanted] of Object.entries(params.filter ?? {})) {
-        if (wanted === undefined || wanted === null || wanted === '') continue;
-        if (key === 'q') {
-            const q = String(wanted).toLowerCase();
-            rows = rows.filter((row) => matchesQuery(row, q));
-        } else if (Array.isArray(wanted)) {
-            rows = rows.filter((row) => wanted.map(String).includes(String(fieldValue(row, key))));
-        } else {
-            rows = rows.filter((row) => String(fieldValue(row, key)) === String(wanted));
-        }
-    }
-    const sort = params.sort;
-    if (sort?.field) {
-        const direction = sort.order === 'DESC' ? -1 : 1;
-        rows = [...rows].sort((a, b) => direction * compare(fieldValue(a, sort.field), fieldValue(b, sort.field)));
-    }
-    const total = rows.length;
-    const page = params.pagination;
-    if (page && page.perPage > 0) {
-        const start = (page.page - 1) * page.perPage;
-        rows = rows.slice(start, start + page.perPage);
-    }
-    return { data: rows, total };
-}
-
-function listQuery(resource: string, params: Partial<GetListParams>): Record<string, string> | undefined {
-    if (!SERVER_PAGED.has(resource)) return undefined;
-    const query: Record<string, string> = {};
-    if (params.sort?.field) query.sort = JSON.stringify([params.sort.field, params.sort.order]);
-    if (params.pagination) {
-        const { page, perPage } = params.pagination;
-        query.range = JSON.stringify([(page - 1) * perPage, page * perPage - 1]);
-    }
-    if (params.filter && Object.keys(params.filter).length > 0) query.filter = JSON.stringify(params.filter);
-    return query;
-}
-
-async function fetchList(path: string, resource: string, params: Partial<GetListParams>) {
-    const response = await authRequest(path, { query: listQuery(resource, params), signal: params.signal });
-    const records = listRecords<RaRecord>(response.json);
-    const total = totalFromContentRange(response.headers.get('Content-Range'));
-    if (total !== null) return { data: records, total };
-    return applyListParams(records, params);
-}
+const baseProvider: DataProvider = {
+    ...rest,
+    supportAbortSignal: true,
+    getList: (resource, params) => rest.getList(LIST_PATHS[resource] ?? resource, params),
+    getManyReference: (resource, params) => {
+        const parent = NESTED[resource]?.[params.target];
+        if (!parent) return rest.getManyReference(resource, params);
+        return rest.getList(`${parent}/${id(params.id)}/${resource}`, params);
+    },
+    create: async (resource, params) => {
+        const { data } = await rest.create(resource, params);
+        return { data: (isRecord(data) ? data : { ...params.data, id: 0 }) as never };
+    },
+    update: async (resource, params) => {
+        const { data } = await rest.update(resource, params);
+        return { data: (isRecord(data) ? data : { ...params.previousData, ...params.data, id: params.id }) as never };
+    },
+    delete: async (resource, params) => {
+        const { data } = await rest.delete(resource, params);
+        return { data: (isRecord(data) ? data : (params.previousData ?? { id: params.id })) as never };
+    },
+    deleteMany: async (resource, params) => {
+        await Promise.all(params.ids.map((recordId) => baseProvider.delete(resource, { id: recordId })));
+        return { data: params.ids };
+    },
+    updateMany: async (resource, params) => {
+        await Promise.all(
+            params.ids.map((recordId) =>
+                rest.update(resource, { ...params, id: recordId, previousData: { id: recordId } })
+            )
+        );
+        return { data: params.ids };
+    },
+};
 
 const id = (value: Identifier) => encodeURIComponent(String(value));
 
@@ -217,7 +194,6 @@ export interface AuditTextFilter {
     q?: string;
 }
 
-/** Calls that are not CRUD on one resource; components reach them through `useNodeMonitorDataProvider()`. */
 /** The dashboard's Storage Usage figure; `fullest` is null until a disk-space monitor has read a disk. */
 export interface StorageUsage {
     fullest: {
@@ -245,9 +221,6 @@ export interface ServiceDependents {
 export interface CustomMethods {
     /** GET /health, public; resolves with the body of a 503 too (it says what fails). */
     getHealth(): Promise<ServerHealth>;
-    getCurrentUser(): Promise<User>;
-    getConfigurationServers(configurationId: Identifier): Promise<Server[]>;
-    getConfigurationMonitors(configurationId: Identifier): Promise<Monitor[]>;
     getConfigurationChannels(configurationId: Identifier): Promise<ChannelLink[]>;
     /** GET /configurations/{id}/validator: the Validator card's figures. */
     getConfigurationValidator(configurationId: Identifier): Promise<ValidatorCard>;
@@ -259,12 +232,8 @@ export interface CustomMethods {
         linkId: Identifier,
         routing: LinkRouting
     ): Promise<ChannelLink | null>;
-    getServerMonitors(serverId: Identifier): Promise<Monitor[]>;
-    getServerServices(serverId: Identifier): Promise<Service[]>;
     getServerMetrics(serverId: Identifier): Promise<ServerMetrics>;
-    /** GET /services/{id}/test; resolves to the HTTP status (only the status is read, 200 = success). */
-    testService(serviceId: Identifier): Promise<number>;
-    /** The same probe with the API's `message`, which says why a service did not answer. */
+    /** GET /services/{id}/test: the HTTP status (200 = success) with the API's `message`, which says why not. */
     probeService(serviceId: Identifier): Promise<{ status: number; message: string | null }>;
     /** GET /services/{id}/dependents: the monitors a delete removes, and those it leaves without a data source. */
     getServiceDependents(serviceId: Identifier): Promise<ServiceDependents>;
@@ -280,7 +249,6 @@ export interface CustomMethods {
         channel: Pick<NotificationChannel, 'name' | 'type' | 'configuration_object' | 'is_enabled'> &
             Partial<Pick<NotificationChannel, 'id' | 'company_id'>>
     ): Promise<unknown>;
-    getLatestAudit(): Promise<AuditEntry[]>;
     /** One page of GET /audit/latest (newest first), optionally narrowed to one monitor; total from Content-Range. */
     getAuditPage(params: AuditPageParams): Promise<{ data: AuditEntry[]; total: number }>;
     /** Realtime (react-admin convention): the `logs` topic streams the server's log lines (see logSocket.ts). */
@@ -294,75 +262,11 @@ export interface CustomMethods {
 
 export type NodeMonitorDataProvider = DataProvider & CustomMethods & HistoryMethods;
 
-export const dataProvider: NodeMonitorDataProvider = {
-    supportAbortSignal: true,
-
-    getList: (resource: string, params: GetListParams) => fetchList(`/${resource}`, resource, params) as never,
-
-    getOne: async (resource: string, params: GetOneParams) => ({
-        data: await getJson(`/${resource}/${id(params.id)}`, { signal: params.signal }),
-    }),
-
-    getMany: async (resource: string, params: GetManyParams) => {
-        const wanted = new Set(params.ids.map(String));
-        const { data } = await fetchList(`/${resource}`, resource, { signal: params.signal });
-        return { data: data.filter((record) => wanted.has(String(record.id))) as never };
-    },
-
-    getManyReference: async (resource: string, params: GetManyReferenceParams) => {
-        const parent = NESTED[resource]?.[params.target];
-        if (parent) {
-            const response = await authRequest(`/${parent}/${id(params.id)}/${resource}`, { signal: params.signal });
-            return applyListParams(listRecords<RaRecord>(response.json), params) as never;
-        }
-        return fetchList(`/${resource}`, resource, {
-            ...params,
-            filter: { ...params.filter, [params.target]: params.id },
-        }) as never;
-    },
-
-    create: async (resource: string, params: CreateParams) => {
-        const { json } = await authRequest<RaRecord>(`/${resource}`, {
-            method: 'POST',
-            body: toBody(resource, params.data),
-        });
-        return { data: (json ?? { ...params.data, id: 0 }) as never };
-    },
-
-    update: async (resource: string, params: UpdateParams) => {
-        const { json } = await authRequest<RaRecord>(`/${resource}/${id(params.id)}`, {
-            method: 'PUT',
-            body: toBody(resource, params.data),
-        });
-        return { data: (json ?? { ...params.previousData, ...params.data, id: params.id }) as never };
-    },
-
-    updateMany: async (resource: string, params: UpdateManyParams) => {
-        await Promise.all(
-            params.ids.map((recordId) =>
-                authRequest(`/${resource}/${id(recordId)}`, { method: 'PUT', body: toBody(resource, params.data) })
-            )
-        );
-        return { data: params.ids };
-    },
-
-    delete: async (resource: string, params: DeleteParams) => {
-        const { json } = await authRequest<RaRecord>(`/${resource}/${id(params.id)}`, { method: 'DELETE' });
-        const data =
-            json && typeof json === 'object' && 'id' in json ? json : (params.previousData ?? { id: params.id });
-        return { data: data as never };
-    },
-
-    deleteMany: async (resource: string, params: DeleteManyParams) => {
-        await Promise.all(
-            params.ids.map((recordId) => authRequest(`/${resource}/${id(recordId)}`, { method: 'DELETE' }))
-        );
-        return { data: params.ids };
-    },
-
-    getCurrentUser: () => getJson<User>('/users/me'),
-    getConfigurationServers: (configurationId) => getArray<Server>(`/configurations/${id(configurationId)}/servers`),
-    getConfigurationMonitors: (configurationId) => getArray<Monitor>(`/configurations/${id(configurationId)}/monitors`),
+/**
+ * Calls that are not CRUD on one resource (spec §7's other routes); components reach them through
+ * `useNodeMonitorDataProvider()`. A new one goes here, with its line in `CustomMethods` above.
+ */
+const customMethods: CustomMethods = {
     getConfigurationValidator: (configurationId) =>
         getJson<ValidatorCard>(`/configurations/${id(configurationId)}/validator`),
     getConfigurationChannels: (configurationId) =>
@@ -386,10 +290,7 @@ export const dataProvider: NodeMonitorDataProvider = {
             method: 'DELETE',
         });
     },
-    getServerMonitors: (serverId) => getArray<Monitor>(`/servers/${id(serverId)}/monitors`),
-    getServerServices: (serverId) => getArray<Service>(`/servers/${id(serverId)}/services`),
     getServerMetrics: (serverId) => getJson<ServerMetrics>(`/servers/${id(serverId)}/metrics`),
-    testService: async (serviceId) => (await dataProvider.probeService(serviceId)).status,
     probeService: async (serviceId) => {
         const response: HttpResponse = await request(`/services/${id(serviceId)}/test`, {
             token: await getAccessToken(),
@@ -412,22 +313,21 @@ export const dataProvider: NodeMonitorDataProvider = {
                 },
             })
         ).json,
-    getLatestAudit: () => getArray<AuditEntry>('/audit/latest'),
     getAuditPage: async ({ start, end, monitorId, text }) => {
-        const query: Record<string, string> = { range: JSON.stringify([start, end]) };
         const filter: Record<string, string | number> = {};
         for (const [key, value] of Object.entries(text ?? {})) if (value?.trim()) filter[key] = value.trim();
         if (monitorId !== undefined) filter.monitor_id = Number(monitorId);
-        if (Object.keys(filter).length) query.filter = JSON.stringify(filter);
-        const response = await authRequest('/audit/latest', { query });
-        const data = listRecords<AuditEntry>(response.json);
-        return { data, total: totalFromContentRange(response.headers.get('Content-Range')) ?? start + data.length };
+        const perPage = end - start + 1;
+        return baseProvider.getList<AuditEntry>('audit', {
+            pagination: { page: Math.floor(start / perPage) + 1, perPage },
+            sort: { field: 'id', order: 'DESC' },
+            filter,
+        }) as Promise<{ data: AuditEntry[]; total: number }>;
     },
-    getIncidentStats: (filter) => getJson('/incidents/stats', { query: { filter: JSON.stringify(filter) } }),
-    ...historyMethods,
     subscribe: logRealtime.subscribe,
     unsubscribe: logRealtime.unsubscribe,
     getHealth: async () => (await request<ServerHealth>('/health')).json ?? { status: 'unavailable' },
+    getIncidentStats: (filter) => getJson('/incidents/stats', { query: { filter: JSON.stringify(filter) } }),
     getChains: async () => {
         const json = (await authRequest('/chains')).json;
         if (json && typeof json === 'object' && 'chains' in json && Array.isArray(json.chains)) {
@@ -436,6 +336,11 @@ export const dataProvider: NodeMonitorDataProvider = {
         return listRecords<Chain>(json);
     },
 };
+
+export const dataProvider: NodeMonitorDataProvider = withLifecycleCallbacks({ ...baseProvider, ...customMethods, ...historyMethods }, [
+    // The API refuses fields it does not take: what react-admin read (nested refs, dates) is not sent back.
+    { resource: '*', beforeSave: async (data, _provider, resource) => toBody(resource, data) },
+]);
 
 /** `useDataProvider()` typed with the custom methods. */
 export const useNodeMonitorDataProvider = () => useDataProvider<NodeMonitorDataProvider>();

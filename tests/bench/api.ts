@@ -480,6 +480,8 @@ interface Endpoint {
     as: 'company admin' | 'super admin' | 'anonymous';
     /** One of the four endpoints with the p99 target. */
     target: boolean;
+    /** A react-admin page with its own p99 target (ms), measured beside the unpaged array. */
+    pageTargetMs?: number;
 }
 
 interface EndpointReport {
@@ -507,6 +509,7 @@ interface EndpointReport {
     serverRssMiB: number | null;
     loadAverage: (number | null)[];
     p99Target: 'pass' | 'fail' | null;
+    p99TargetMs: number | null;
 }
 
 async function login(base: string, username: string): Promise<string> {
@@ -691,9 +694,18 @@ async function loadEndpoint(
         ),
         serverRssMiB: b.server ? round(b.server.rssBytes / MiB, 0) : null,
         loadAverage: loadavg().map((l) => round(l, 2)),
-        p99Target: ep.target ? (p99 <= P99_TARGET_MS && r.non2xx === 0 && r.errors === 0 ? 'pass' : 'fail') : null,
+        p99Target:
+            ep.target || ep.pageTargetMs
+                ? p99 <= (ep.pageTargetMs ?? P99_TARGET_MS) && r.non2xx === 0 && r.errors === 0
+                    ? 'pass'
+                    : 'fail'
+                : null,
+        p99TargetMs: ep.pageTargetMs ?? (ep.target ? P99_TARGET_MS : null),
     };
 }
+
+const PAGE_P99_TARGET_MS = 50;
+const PAGE_QUERY = `sort=${encodeURIComponent('["id","DESC"]')}&range=${encodeURIComponent('[0,24]')}&filter=${encodeURIComponent('{}')}`;
 
 const ENDPOINTS: Endpoint[] = [
     { label: 'failed', path: '/api/monitors/failed', as: 'company admin', target: true },
@@ -707,6 +719,17 @@ const ENDPOINTS: Endpoint[] = [
     { label: 'configurations*', path: '/api/configurations', as: 'super admin', target: false },
     { label: 'audit*', path: '/api/audit/latest', as: 'super admin', target: false },
     { label: 'servers*', path: '/api/servers', as: 'super admin', target: false },
+    { label: 'monitors*', path: '/api/monitors', as: 'super admin', target: false },
+    // The same lists as react-admin pages them (the console's first page of 25), answered in SQL.
+    ...(['configurations', 'servers', 'monitors', 'audit'] as const).map(
+        (name): Endpoint => ({
+            label: `${name}* page`,
+            path: `/api/${name === 'audit' ? 'audit/latest' : name}?${PAGE_QUERY}`,
+            as: 'super admin',
+            target: false,
+            pageTargetMs: PAGE_P99_TARGET_MS,
+        })
+    ),
     { label: 'health', path: '/api/health', as: 'anonymous', target: false },
     // The auth guard plus one primary-key read: the floor of any authenticated endpoint.
     { label: 'me', path: '/api/users/me', as: 'company admin', target: false },
@@ -796,7 +819,7 @@ function measureJs(): JsReport {
 
 function printTable(rows: EndpointReport[]): void {
     const cols: [string, number, (r: EndpointReport) => string][] = [
-        ['endpoint', 26, (r) => r.path],
+        ['endpoint', 26, (r) => (r.path.includes('range=') ? `${r.path.split('?')[0]} p.1` : r.path)],
         ['as', 15, (r) => `${r.as}${r.mode.startsWith('burst') ? ' †' : r.mode.startsWith('open') ? ' @' : ''}`],
         ['items', 6, (r) => String(r.items ?? '–')],
         ['resp KB', 9, (r) => (r.responseBytes / 1000).toFixed(1)],
@@ -812,7 +835,7 @@ function printTable(rows: EndpointReport[]): void {
         ['ms CPU/req', 11, (r) => String(r.serverCpuMsPerRequest ?? '–')],
         ['sim%', 5, (r) => String(r.simCpuPercentOfOneCore ?? '–')],
         ['busy%', 6, (r) => String(r.machineBusyPercent ?? '–')],
-        ['p99≤100', 8, (r) => (r.p99Target === null ? '' : r.p99Target.toUpperCase())],
+        ['target', 10, (r) => (r.p99Target === null ? '' : `${r.p99Target.toUpperCase()}≤${r.p99TargetMs}`)],
     ];
     console.log(cols.map(([h, w], i) => (i < 2 ? h.padEnd(w) : h.padStart(w))).join(' '));
     for (const r of rows) console.log(cols.map(([, w, f], i) => (i < 2 ? f(r).padEnd(w) : f(r).padStart(w))).join(' '));
@@ -969,11 +992,14 @@ async function main() {
             report.engine = engine;
             report.endpoints = rows;
             const verdict = (list: EndpointReport[]) => list.length > 0 && list.every((r) => r.p99Target === 'pass');
-            const targetRows = rows.filter((r) => r.p99Target !== null);
+            const targetRows = rows.filter((r) => r.p99Target !== null && r.p99TargetMs === P99_TARGET_MS);
+            const pageRows = rows.filter((r) => r.p99TargetMs === PAGE_P99_TARGET_MS);
             report.target = {
                 p99Ms: P99_TARGET_MS,
                 pass: verdict(targetRows.filter((r) => !r.mode.startsWith('open'))),
                 passAtFixedRate: RATE > 0 ? verdict(targetRows.filter((r) => r.mode.startsWith('open'))) : null,
+                pageP99Ms: PAGE_P99_TARGET_MS,
+                pagesPass: verdict(pageRows),
             };
             console.log('');
             printTable(rows);
@@ -981,7 +1007,10 @@ async function main() {
                 `\nengine during the load: ${engine.checkedSinceLoadStart} of ${engine.monitors} monitors checked in ${engine.loadSeconds} s; ` +
                     `now ${engine.failedNow} failed, ${engine.warningsNow} warnings (all companies)`
             );
-            const t = report.target as { pass: boolean; passAtFixedRate: boolean | null };
+            const t = report.target as { pass: boolean; passAtFixedRate: boolean | null; pagesPass: boolean };
+            console.log(
+                `p99 ≤ ${PAGE_P99_TARGET_MS} ms for the super admin's first pages of 25: ${t.pagesPass ? 'PASS' : 'FAIL'}`
+            );
             console.log(
                 `p99 ≤ ${P99_TARGET_MS} ms for the four company-admin targets, ${CONNECTIONS} closed-loop connections: ` +
                     `${t.pass ? 'PASS' : 'FAIL'}${t.passAtFixedRate === null ? '' : `; at ${RATE} req/s: ${t.passAtFixedRate ? 'PASS' : 'FAIL'}`}`

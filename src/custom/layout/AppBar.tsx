@@ -1,7 +1,7 @@
 import KeyIcon from '@mui/icons-material/Key';
 import { Box, ListItemIcon, ListItemText, MenuItem, Typography } from '@mui/material';
 import { forwardRef } from 'react';
-import { Logout, AppBar as RaAppBar, TitlePortal, UserMenu, useUserMenu } from 'react-admin';
+import { Logout, AppBar as RaAppBar, TitlePortal, UserMenu, useGetIdentity, useUserMenu } from 'react-admin';
 import { Link } from 'react-router-dom';
 
 /** The user menu's way to the signed-in user's API tokens. */
@@ -17,21 +17,31 @@ const ApiTokensItem = forwardRef<HTMLAnchorElement>((props, ref) => {
     );
 });
 
-/** Top bar: the product name, then the current page's title; the user menu holds API tokens and logout. */
-export const AppBar = () => (
-    <RaAppBar
-        userMenu={
-            <UserMenu>
-                <ApiTokensItem />
-                <Logout />
-            </UserMenu>
-        }
-    >
-        <Typography variant="h6" component="span" sx={{ whiteSpace: 'nowrap', mr: 2 }}>
-            Node Monitor
-        </Typography>
-        <Box sx={{ flex: 1, display: 'flex', alignItems: 'center', opacity: 0.8 }}>
-            <TitlePortal variant="subtitle1" />
-        </Box>
-    </RaAppBar>
-);
+/**
+ * Top bar: the product name, then the current page's title; the theme switcher; the user menu holds API tokens and
+ * logout. The user menu's button shows the username, so its label names the user too (WCAG 2.5.3).
+ */
+export const AppBar = () => {
+    const { identity } = useGetIdentity();
+    return (
+        <RaAppBar
+            userMenu={
+                <UserMenu label={identity?.fullName ? `Profile (${identity.fullName})` : 'Profile'}>
+                    <ApiTokensItem />
+                    <Logout />
+                </UserMenu>
+            }
+        >
+            <Typography
+                variant="h6"
+                component="span"
+                sx={{ whiteSpace: 'nowrap', mr: 2, display: { xs: 'none', sm: 'inline' } }}
+            >
+                Node Monitor
+            </Typography>
+            <Box sx={{ flex: 1, display: 'flex', alignItems: 'center' }}>
+                <TitlePortal variant="subtitle1" />
+            </Box>
+        </RaAppBar>
+    );
+};

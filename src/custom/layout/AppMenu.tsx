@@ -21,7 +21,13 @@ export const AppMenu = () => {
         if (entries.length === 0) continue;
         if (open) {
             items.push(
-                <ListSubheader key={`group-${group.title}`} disableSticky sx={{ lineHeight: '32px', mt: 1 }}>
+                // A heading among menu items: presentation, so the menu owns only items (axe aria-required-children).
+                <ListSubheader
+                    key={`group-${group.title}`}
+                    role="presentation"
+                    disableSticky
+                    sx={{ lineHeight: '32px', mt: 1, color: 'text.secondary' }}
+                >
                     {group.title}
                 </ListSubheader>
             );

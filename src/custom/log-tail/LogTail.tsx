@@ -1,9 +1,9 @@
 import ClearAllIcon from '@mui/icons-material/ClearAll';
-import { Box, Button, Card, Chip, Stack, TextField, Typography } from '@mui/material';
+import { Box, Button, Card, Chip, Stack, TextField, Typography, useTheme } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
 import { Title } from 'react-admin';
 
-import { filterLines, LEVEL_COLORS, timeOfDay } from './logLines';
+import { DARK_LEVEL_COLORS, filterLines, LEVEL_COLORS, timeOfDay } from './logLines';
 import { useLogTail } from './useLogTail';
 
 const STATUS_CHIP = {
@@ -15,6 +15,7 @@ const STATUS_CHIP = {
 
 /** /logger (super admins): the server's own log lines, live, with a message filter and Clear. */
 export const LogTail = () => {
+    const colors = useTheme().palette.mode === 'dark' ? DARK_LEVEL_COLORS : LEVEL_COLORS;
     const { lines, status, clear } = useLogTail();
     const [filter, setFilter] = useState('');
     const visible = filterLines(lines, filter);
@@ -43,7 +44,7 @@ export const LogTail = () => {
                     size="small"
                     value={filter}
                     onChange={(event) => setFilter(event.target.value)}
-                    sx={{ minWidth: 280 }}
+                    sx={{ minWidth: { xs: 0, sm: 280 }, flex: { xs: 1, sm: 'none' } }}
                 />
                 <Button variant="outlined" startIcon={<ClearAllIcon />} onClick={clear}>
                     Clear
@@ -69,7 +70,7 @@ export const LogTail = () => {
                         <Box
                             key={line.id}
                             data-level={line.level}
-                            style={{ color: LEVEL_COLORS[line.level] }}
+                            style={{ color: colors[line.level] }}
                             sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', py: 0.25 }}
                         >
                             <span>{timeOfDay(line.timestamp)}</span> <strong>[{line.level.toUpperCase()}]</strong>{' '}

@@ -6,11 +6,22 @@ export interface LogLine extends LogMessage {
 }
 
 /** Level colours (spec §2): debug gray, info blue, warn orange, error red. */
+/**
+ * Level colours (spec: debug gray, info blue, warn orange, error red), in shades dark enough on the light theme's
+ * white and light enough on the dark theme's grey to read at WCAG AA contrast (4.5:1).
+ */
 export const LEVEL_COLORS: Record<LogMessage['level'], string> = {
-    debug: '#9e9e9e',
-    info: '#1976d2',
-    warn: '#ed6c02',
-    error: '#d32f2f',
+    debug: '#616161',
+    info: '#1565c0',
+    warn: '#c2410c',
+    error: '#c62828',
+};
+
+export const DARK_LEVEL_COLORS: Record<LogMessage['level'], string> = {
+    debug: '#bdbdbd',
+    info: '#90caf9',
+    warn: '#ffb74d',
+    error: '#ef9a9a',
 };
 
 /** The page keeps the newest lines only, so a long session does not grow without bound. */

@@ -1,10 +1,9 @@
 import EditIcon from '@mui/icons-material/Edit';
 import { Button } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useGetManyReference } from 'react-admin';
 
-import type { Monitor } from '../../../common/entities';
-import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
+import type { Monitor, Server } from '../../../common/entities';
 import { MonitorDialog } from '../../resources/monitors/MonitorDialog';
 
 export interface MonitorEditButtonProps {
@@ -15,14 +14,17 @@ export interface MonitorEditButtonProps {
 
 /** Edit: the shared monitor dialog, with the servers of the monitor's configuration to choose from. */
 export const MonitorEditButton = ({ monitor, onSaved }: MonitorEditButtonProps) => {
-    const dataProvider = useNodeMonitorDataProvider();
     const [open, setOpen] = useState(false);
-    const { data: servers } = useQuery({
-        queryKey: ['nodeMonitor', 'configurationServers', monitor.configuration_id],
-        queryFn: () => dataProvider.getConfigurationServers(monitor.configuration_id),
-        enabled: open,
-        retry: false,
-    });
+    const { data: servers } = useGetManyReference<Server>(
+        'servers',
+        {
+            target: 'configuration_id',
+            id: monitor.configuration_id,
+            pagination: { page: 1, perPage: 1000 },
+            sort: { field: 'name', order: 'ASC' },
+        },
+        { enabled: open, retry: false }
+    );
     // Until the list answers (or if it fails), the monitor's own server stays choosable.
     const choices = servers ?? (monitor.server ? [monitor.server] : []);
     return (

@@ -70,8 +70,17 @@ export const MonitorPage = () => {
     return (
         <Box>
             <Title title={monitor.name} />
-            <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', mb: 3, gap: 2 }}>
-                <Stack direction="row" spacing={2} alignItems="center">
+            <Box
+                sx={{
+                    display: 'flex',
+                    flexWrap: 'wrap',
+                    justifyContent: 'space-between',
+                    alignItems: 'center',
+                    mb: 3,
+                    gap: 2,
+                }}
+            >
+                <Stack direction="row" spacing={2} alignItems="center" sx={{ flexWrap: 'wrap', minWidth: 0 }}>
                     <Typography variant="h4" component="h1">
                         {monitor.name}
                     </Typography>

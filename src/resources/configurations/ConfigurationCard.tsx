@@ -34,31 +34,44 @@ export const ConfigurationCard = ({ configuration, onEdit, onDelete }: Configura
     const navigate = useNavigate();
     const { name, chain, is_enabled, servers = [], monitors = [] } = configuration;
     return (
-        <Card variant="outlined" sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}>
-            <CardActionArea
-                onClick={() => navigate(`/configurations/${configuration.id}`)}
-                aria-label={`Open configuration ${name}`}
-                sx={{ flex: 1, alignItems: 'flex-start' }}
-            >
-                <CardContent>
-                    <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 1, mb: 1 }}>
+        <Card
+            component="article"
+            aria-label={`Configuration ${name}`}
+            variant="outlined"
+            sx={{ height: '100%', display: 'flex', flexDirection: 'column', position: 'relative' }}
+        >
+            <CardContent sx={{ flex: 1 }}>
+                <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 1, mb: 1 }}>
+                    {/*
+                     * The button holds only the name, so its label contains all the text it shows (WCAG 2.5.3);
+                     * its ::after spans the card, so a click anywhere on the card still opens the detail.
+                     */}
+                    <CardActionArea
+                        onClick={() => navigate(`/configurations/${configuration.id}`)}
+                        aria-label={`Open configuration ${name}`}
+                        sx={{
+                            position: 'static',
+                            minWidth: 0,
+                            '&::after': { content: '""', position: 'absolute', inset: 0 },
+                        }}
+                    >
                         <Typography variant="h6" component="h2" noWrap>
                             {name}
                         </Typography>
-                        <ActiveChip active={is_enabled} />
-                    </Box>
-                    <Stack direction="row" spacing={1} sx={{ mb: 1 }}>
-                        <Chip size="small" variant="outlined" label={chain} />
-                        {is_enabled && <HealthBadge monitors={monitors} />}
-                    </Stack>
-                    <Typography variant="body2" color="text.secondary">
-                        Servers: {servers.length} · Monitors: {monitors.length}
-                    </Typography>
-                    <Uptime30d record={configuration} />
-                </CardContent>
-            </CardActionArea>
+                    </CardActionArea>
+                    <ActiveChip active={is_enabled} />
+                </Box>
+                <Stack direction="row" spacing={1} sx={{ mb: 1 }}>
+                    <Chip size="small" variant="outlined" label={chain} />
+                    {is_enabled && <HealthBadge monitors={monitors} />}
+                </Stack>
+                <Typography variant="body2" color="text.secondary">
+                    Servers: {servers.length} · Monitors: {monitors.length}
+                </Typography>
+                <Uptime30d record={configuration} />
+            </CardContent>
             {(onEdit || onDelete) && (
-                <CardActions sx={{ justifyContent: 'flex-end' }}>
+                <CardActions sx={{ justifyContent: 'flex-end', position: 'relative', zIndex: 1 }}>
                     {onEdit && (
                         <Tooltip title="Edit">
                             <IconButton aria-label={`Edit configuration ${name}`} onClick={() => onEdit(configuration)}>

@@ -40,7 +40,16 @@ export const ConfigurationList = () => {
     return (
         <Box>
             <Title title="Node Configurations" />
-            <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', mb: 3 }}>
+            <Box
+                sx={{
+                    display: 'flex',
+                    flexWrap: 'wrap',
+                    gap: 1,
+                    justifyContent: 'space-between',
+                    alignItems: 'center',
+                    mb: 3,
+                }}
+            >
                 <Typography variant="h4" component="h1">
                     Node Configurations
                 </Typography>

@@ -194,13 +194,29 @@ describe('#14/#15 IDOR', () => {
 });
 
 describe('#16 filter tampering', () => {
-    it.each(['/api/configurations', '/api/servers', '/api/notification-channels'])(
-        '%s stays in the caller company with a foreign company_id filter, sort and q',
+    it.each(['/api/configurations', '/api/servers', '/api/notification-channels', '/api/monitors'])(
+        '%s stays in the caller company with a foreign company_id filter and q',
         async (url) => {
-            const q = `filter=${encodeURIComponent(JSON.stringify({ company_id: w.globex, companyId: w.globex, q: 'B' }))}&sort=${encodeURIComponent('["company_id","ASC"]')}`;
+            const q = `filter=${encodeURIComponent(JSON.stringify({ company_id: w.globex, q: 'B' }))}&sort=${encodeURIComponent('["id","ASC"]')}&range=[0,9]`;
             const res = await w.call('GET', `${url}?${q}`, w.admin.access);
             expect(res.statusCode).toBe(200);
-            expect(res.body).not.toMatch(/B-conf|"name":"B"/);
+            expect(res.body).not.toMatch(/B-conf|B-mon|"name":"B"/);
+        }
+    );
+    it.each(['/api/configurations', '/api/servers', '/api/notification-channels', '/api/monitors'])(
+        '%s refuses fields it does not know, naming the parameter',
+        async (url) => {
+            const byColumn = await w.call(
+                'GET',
+                `${url}?sort=${encodeURIComponent('["company_id","ASC"]')}`,
+                w.admin.access
+            );
+            expect(byColumn.statusCode).toBe(400);
+            expect(byColumn.json().errors).toHaveProperty('sort');
+            const filter = encodeURIComponent(JSON.stringify({ companyId: w.globex }));
+            const byName = await w.call('GET', `${url}?filter=${filter}`, w.admin.access);
+            expect(byName.statusCode).toBe(400);
+            expect(byName.json().errors).toHaveProperty('filter');
         }
     );
 });

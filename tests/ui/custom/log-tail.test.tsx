@@ -111,7 +111,7 @@ describe('log tail', () => {
         expect(error).toHaveStyle({ color: LEVEL_COLORS.error });
         expect(error).toHaveTextContent('Unknown time');
         expect(logLines()).toHaveLength(5);
-        expect(LEVEL_COLORS).toEqual({ debug: '#9e9e9e', info: '#1976d2', warn: '#ed6c02', error: '#d32f2f' });
+        expect(LEVEL_COLORS).toEqual({ debug: '#616161', info: '#1565c0', warn: '#c2410c', error: '#c62828' });
     });
 
     it("filters on the message and 'Clear' empties the list", async () => {

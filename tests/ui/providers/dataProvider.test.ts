@@ -49,7 +49,7 @@ describe('dataProvider', () => {
             sort: { field: 'id', order: 'DESC' },
             filter: { q: 'OS' },
         });
-        expect(calls[0].url).toBe('/api/configurations');
+        expect(calls[0].url).toBe('/api/configurations?filter={"q":"OS"}&range=[0,9]&sort=["id","DESC"]');
         expect(result.total).toBe(2);
         expect(result.data.map((c) => c.id)).toEqual([2, 1]);
     });
@@ -109,6 +109,30 @@ describe('dataProvider', () => {
         });
     });
 
+    it('takes the page the server answers with its Content-Range as it is', async () => {
+        const { calls } = stubApi({
+            'GET /api/servers': { body: [{ id: 9, name: 'b' }], headers: { 'Content-Range': 'servers 25-25/26' } },
+        });
+        const result = await dataProvider.getList('servers', {
+            pagination: { page: 2, perPage: 25 },
+            sort: { field: 'name', order: 'ASC' },
+            filter: { configuration_id: 7 },
+        });
+        expect(result).toEqual({ data: [{ id: 9, name: 'b' }], total: 26 });
+        expect(calls[0].url).toContain('range=[25,49]');
+        expect(calls[0].url).toContain('filter={"configuration_id":7}');
+    });
+
+    it('pages the audit through the same list path, newest first', async () => {
+        const { calls } = stubApi({
+            'GET /api/audit/latest': { body: [{ id: 3 }], headers: { 'Content-Range': 'audit 10-10/11' } },
+        });
+        const page = await dataProvider.getAuditPage({ start: 10, end: 19, monitorId: 4, text: { q: ' x ' } });
+        expect(page).toEqual({ data: [{ id: 3 }], total: 11 });
+        expect(calls[0].url).toContain('range=[10,19]');
+        expect(calls[0].url).toContain('filter={"q":"x","monitor_id":4}');
+    });
+
     it('reads nested lists through getManyReference and custom methods', async () => {
         const servers = [{ id: 4, name: 'val-1', configuration_id: 7 }];
         stubApi({
@@ -124,8 +148,7 @@ describe('dataProvider', () => {
             filter: {},
         });
         expect(result).toEqual({ data: servers, total: 1 });
-        await expect(dataProvider.getConfigurationServers(7)).resolves.toEqual(servers);
-        await expect(dataProvider.testService(3)).resolves.toBe(502);
+        await expect(dataProvider.probeService(3)).resolves.toEqual({ status: 502, message: 'down' });
         await expect(dataProvider.getServerMetrics(4)).resolves.toEqual({ usedDiskSpace: 1 });
     });
 

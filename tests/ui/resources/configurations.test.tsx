@@ -36,7 +36,7 @@ const companies = {
     ],
 };
 
-const cardOf = (name: string) => screen.getByRole('button', { name: `Open configuration ${name}` });
+const cardOf = (name: string) => screen.getByRole('article', { name: `Configuration ${name}` });
 
 async function choose(user: ReturnType<typeof userEvent.setup>, label: string, option: string) {
     await user.click(screen.getByRole('combobox', { name: label }));
@@ -98,7 +98,8 @@ describe('configuration list', () => {
             'GET /api/companies': { body: companies },
         });
         renderApp('/configurations');
-        const card = await screen.findByRole('button', { name: `Open configuration ${healthy.name}` });
+        await screen.findByRole('button', { name: `Open configuration ${healthy.name}` });
+        const card = cardOf(healthy.name);
         expect(within(card).getByText('Nothing is watched: no monitors')).toBeInTheDocument();
         expect(within(card).getByText('Healthy').closest('.MuiChip-root')).not.toHaveClass('MuiChip-colorSuccess');
         expect(within(cardOf('Juno')).queryByText('Nothing is watched: no monitors')).not.toBeInTheDocument();
@@ -173,7 +174,7 @@ describe('configuration list', () => {
         const user = userEvent.setup();
         renderApp('/configurations');
         await screen.findByRole('heading', { name: 'Hub' });
-        await user.click(cardOf('Hub'));
+        await user.click(screen.getByRole('button', { name: 'Open configuration Hub' }));
         expect(await screen.findByRole('heading', { name: 'Hub', level: 1 })).toBeInTheDocument();
         expect(await screen.findByText('Created At:')).toBeInTheDocument();
     });

@@ -1,0 +1,159 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import type { Console } from './harness';
+import { ADMIN_PASSWORD, api, openBrowser, signIn, startConsole } from './harness';
+
+/**
+ * Every route of the spec (§2) checked by axe-core for WCAG 2.1 A and AA, in the light and the dark theme, and at
+ * 390 px wide without a horizontal page scroll.
+ */
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+let server: Console;
+let browser: Awaited<ReturnType<typeof openBrowser>>;
+let page: Page;
+let routes: string[];
+
+beforeAll(async () => {
+    server = await startConsole();
+    const call = await api(server.url, 'admin', ADMIN_PASSWORD);
+    const company = await call('POST', '/companies', { name: 'Axe Co', is_active: true });
+    const user = await call('POST', '/users', {
+        username: 'reader',
+        is_active: true,
+        is_admin: false,
+        is_super_admin: false,
+        company_id: company.id,
+        raw_password: 'reader-password',
+    });
+    const cfg = await call('POST', '/configurations', {
+        name: 'Hub mainnet',
+        chain: 'cosmoshub',
+        is_enabled: true,
+        company_id: company.id,
+    });
+    const srv = await call('POST', '/servers', {
+        name: 'hub-validator',
+        address: 'https://hub.example.com',
+        is_enabled: true,
+        configuration_id: cfg.id,
+    });
+    const monitor = await call('POST', '/monitors', {
+        name: 'Block production',
+        type: 'blockCheck',
+        is_enabled: true,
+        configuration_id: cfg.id,
+        server_id: srv.id,
+        configuration_object: JSON.stringify({ sleep_duration_seconds: 30 }),
+    });
+    await call('POST', '/notification-channels', {
+        name: 'Ops chat',
+        type: 'telegram',
+        configuration_object: { bot_token: '123:abc', chat_id: '42' },
+        is_enabled: true,
+        company_id: company.id,
+    });
+    routes = [
+        '/',
+        '/configurations',
+        `/configurations/${cfg.id}`,
+        '/servers',
+        `/servers/${srv.id}`,
+        `/monitor/${monitor.id}`,
+        '/network-status',
+        '/audit',
+        '/notification-channels',
+        '/companies',
+        `/companies/${company.id}`,
+        `/companies/${company.id}/edit`,
+        '/companies/add',
+        '/users',
+        `/users/${user.id}`,
+        `/users/${user.id}/edit`,
+        '/users/add',
+        '/logger',
+        '/api-tokens',
+    ];
+    browser = await openBrowser();
+    page = browser.page;
+});
+afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+});
+
+/** What axe finds on the page as it is now: `rule (impact): target…` lines, none when it passes. */
+async function violations(route: string): Promise<string[]> {
+    const result = await new AxeBuilder({ page }).withTags(WCAG).analyze();
+    // WCAG 2.1's 2.5.3 (a name that contains the visible label) is an experimental rule, run on its own.
+    const named = await new AxeBuilder({ page }).withRules(['label-content-name-mismatch']).analyze();
+    return [...result.violations, ...named.violations].map(
+        (v) => `${route} ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`
+    );
+}
+
+/** Opens a route and waits until react-admin has drawn it (its loading indicator gone, the page title set). */
+async function visit(route: string): Promise<void> {
+    await page.goto(`${server.url}${route}`);
+    await page.locator('#main-content').waitFor();
+    await page.waitForLoadState('networkidle');
+}
+
+/** The innermost elements reaching past the viewport's right edge, to name what widens a page. */
+function widest(): Promise<string> {
+    return page.evaluate(() => {
+        const past = (e: Element) => e.getBoundingClientRect().right > window.innerWidth + 1;
+        return [...document.querySelectorAll('body *')]
+            .filter((e) => past(e) && ![...e.children].some(past))
+            .slice(0, 3)
+            .map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].slice(0, 2).join('.')}`)
+            .join(', ');
+    });
+}
+
+describe('accessibility', () => {
+    it('finds no WCAG 2.1 A/AA violation on the login page', async () => {
+        await page.goto(`${server.url}/login`);
+        await page.getByRole('button', { name: 'Sign in' }).waitFor();
+        expect(await violations('/login')).toEqual([]);
+    });
+
+    it.each(['light', 'dark'])('finds no WCAG 2.1 A/AA violation on any signed-in route, %s theme', async (theme) => {
+        await signIn(page, server.url, 'admin', ADMIN_PASSWORD);
+        await page.evaluate((t) => localStorage.setItem('RaStore.theme', JSON.stringify(t)), theme);
+        const found: string[] = [];
+        for (const route of routes) {
+            await visit(route);
+            found.push(...(await violations(route)));
+        }
+        expect(found).toEqual([]);
+    });
+
+    it('lets every route fit 390 px without a horizontal page scroll', async () => {
+        await page.setViewportSize({ width: 390, height: 844 });
+        const wide: string[] = [];
+        for (const route of routes) {
+            await visit(route);
+            const overflow = await page.evaluate(
+                () => document.documentElement.scrollWidth - document.documentElement.clientWidth
+            );
+            if (overflow > 0) wide.push(`${route} is ${overflow} px too wide: ${await widest()}`);
+        }
+        await page.setViewportSize({ width: 1440, height: 900 });
+        expect(wide).toEqual([]);
+    });
+
+    it('opens the menu, a dialog and closes it with the keyboard', async () => {
+        await visit('/notification-channels');
+        const add = page.getByRole('button', { name: 'Add Channel' });
+        await add.focus();
+        await page.keyboard.press('Enter');
+        const dialog = page.getByRole('dialog', { name: 'Add Notification Channel' });
+        await dialog.waitFor();
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'hidden' });
+        await page.getByRole('menuitem', { name: 'Audit' }).focus();
+        await page.keyboard.press('Enter');
+        await page.waitForURL(`${server.url}/audit`);
+    });
+});
