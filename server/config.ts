@@ -37,6 +37,14 @@ export interface AppConfig {
     heartbeatIntervalSeconds: number;
     /** Bearer token that opens GET /metrics to Prometheus; null leaves the page out. */
     metricsToken: string | null;
+    /** Check history: kept at all, and how long each resolution lives (raw checks, 5-minute and hourly rollups). */
+    history: HistoryRetention & { enabled: boolean };
+}
+
+export interface HistoryRetention {
+    rawHours: number;
+    fiveMinuteDays: number;
+    hourlyDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -125,5 +133,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         metricsToken: metricsToken(env),
         heartbeatUrl: env.HEARTBEAT_URL ? url(env, 'HEARTBEAT_URL', '') : null,
         heartbeatIntervalSeconds: int(env, 'HEARTBEAT_INTERVAL_SECONDS', 60, 1, 3600),
+        history: {
+            enabled: bool(env, 'HISTORY_ENABLED', true),
+            rawHours: int(env, 'HISTORY_RAW_HOURS', 48, 1, 24 * 31),
+            fiveMinuteDays: int(env, 'HISTORY_5M_DAYS', 90, 1, 3660),
+            hourlyDays: int(env, 'HISTORY_1H_DAYS', 730, 1, 36_600),
+        },
     };
 }

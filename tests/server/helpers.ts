@@ -44,6 +44,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
         metricsToken: null,
         heartbeatUrl: null,
         heartbeatIntervalSeconds: 60,
+        history: { enabled: true, rawHours: 48, fiveMinuteDays: 90, hourlyDays: 730 },
         answerCacheMs: 1000, // as in production; a test that writes behind the API and reads at once turns it off
         ...overrides,
     };
