@@ -17,6 +17,7 @@ import { sealStoredCredentials } from './db/seal-credentials';
 import { EgressPolicies } from './egress-policies';
 import { Engine } from './engine/engine';
 import { Watchdog } from './engine/watchdog';
+import { HistoryPruner } from './history/pruner';
 import { EventBus } from './events';
 import { frameworkErrors, registerErrorHandling } from './http-errors';
 import { registerInputLimits } from './input-limits';
@@ -78,11 +79,13 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     ctx.watchdog = new Watchdog(ctx, app.log);
     app.decorate('ctx', ctx);
     const stopMaintenance = scheduleMaintenance(database, ctx.dbHealth, app.log);
+    const pruner = new HistoryPruner(ctx.db, config.history, app.log, ctx.dbHealth);
     // One hook, so the engine stops (and flushes) before the database closes.
     app.addHook('onClose', async () => {
         ctx.watchdog.stop();
         await ctx.engine?.stop();
         await ctx.outbox?.stop();
+        await pruner.stop();
         stopMaintenance();
         ctx.dbHealth.stop();
         await database.close();
@@ -119,6 +122,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
             ctx.outbox = new OutboxDispatcher(ctx, app.log);
             ctx.outbox.start();
             ctx.watchdog.start();
+            if (config.history.enabled) pruner.start();
         }
         return { app, firstAdmin };
     } catch (err) {
