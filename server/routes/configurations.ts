@@ -8,6 +8,7 @@ import { companyScope } from '../auth/actor';
 import { requireWriter } from '../auth/guard';
 import { configurations } from '../db/schema';
 import { badRequest } from '../errors';
+import { withUptime } from '../history/uptime-lists';
 import { listQuerySchema, type ListQuery, pageOf, toListQuery } from '../list-query';
 import {
     createConfiguration,
@@ -130,7 +131,7 @@ export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
     });
     app.get('/api/configurations/:id/monitors', { schema: { params: idParams } }, async (req) => {
         await findConfiguration(db, scope(req), req.params.id);
-        return listMonitors(db, scope(req), eq(configurations.id, req.params.id));
+        return withUptime(db, await listMonitors(db, scope(req), eq(configurations.id, req.params.id)));
     });
     app.post('/api/configurations', { ...writer, schema: { body: configurationBody } }, async (req, reply) => {
         const companyId = await targetCompany(db, req.actor, req.body.company_id);

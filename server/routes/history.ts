@@ -6,6 +6,8 @@ import { badRequest } from '../errors';
 import { diskHistory, type HistoryPoint, lastChecks, monitorHistory, monitorUptime } from '../history/queries';
 import { getMonitor } from '../repositories/monitors';
 import { findServer } from '../repositories/servers';
+import { findConfiguration } from '../repositories/configurations';
+import { uptimeOf } from '../history/uptime-lists';
 import { idParams } from './schemas';
 
 const DAY_MS = 86_400_000;
@@ -19,6 +21,7 @@ const rangeQuery = z.looseObject({
     step: z.string().max(16).optional(),
 });
 const checksQuery = z.looseObject({ limit: z.string().max(8).optional() });
+const uptimeQuery = z.looseObject({ configuration_id: z.string().max(12).optional() });
 
 function time(field: string, raw: string | undefined, fallback: number): number {
     if (raw === undefined || raw === '') return fallback;
@@ -111,5 +114,16 @@ export const historyRoutes: FastifyPluginAsyncZod = async (app) => {
         const now = Date.now();
         const { fromMs, toMs } = parseRange(req.query, now, 7 * DAY_MS);
         return { mountpoints: await diskHistory(db, req.params.id, fromMs, toMs, now) };
+    });
+
+    // Lists' 30-day uptime in one request: every visible monitor and configuration, or one configuration's.
+    app.get('/api/uptime', { schema: { querystring: uptimeQuery } }, async (req) => {
+        const raw = req.query.configuration_id;
+        if (raw === undefined || raw === '') return uptimeOf(db, scope(req));
+        const id = /^\d{1,10}$/.test(raw) ? Number(raw) : Number.NaN;
+        if (!(id >= 1 && id <= 2_147_483_647))
+            throw badRequest({ configuration_id: 'configuration_id must be a number' });
+        await findConfiguration(db, scope(req), id);
+        return uptimeOf(db, scope(req), id);
     });
 };

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { companyScope } from '../auth/actor';
 import { configurations, servers } from '../db/schema';
 import { ServerMetricsReader } from '../metrics/server-metrics';
+import { daysUntilFullByMountpoint } from '../history/queries';
 import { findServer } from '../repositories/servers';
 import { idParams } from './schemas';
 
@@ -14,7 +15,9 @@ export const metricsRoutes: FastifyPluginAsyncZod = async (app) => {
     const reader = new ServerMetricsReader(app.ctx);
     app.get('/api/servers/:id/metrics', { schema: { params: idParams } }, async (req) => {
         await findServer(app.ctx.db, companyScope(req.actor), req.params.id);
-        return reader.read(req.params.id);
+        const metrics = await reader.read(req.params.id);
+        const projections = (await daysUntilFullByMountpoint(app.ctx.db, [req.params.id])).get(req.params.id);
+        return { ...metrics, days_until_full: projections?.get(metrics.mountpoint ?? '/') ?? null };
     });
     app.get('/api/servers/storage', { config: { cacheAnswer: true } }, async (req) => {
         const scope = companyScope(req.actor);

@@ -16,6 +16,7 @@ import {
     updateMonitor,
 } from '../repositories/monitors';
 import { chainHaltsOf } from '../repositories/chain-halts';
+import { withUptime } from '../history/uptime-lists';
 import { withWarnings } from '../services/monitor-warnings';
 import { assertTargetAllowed, enabledFlag, nameField, optionalRefId, refId } from './fields';
 import { type Change, mutate, sentence } from './mutate';
@@ -110,7 +111,7 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
 
     // A chain halt fails every node of the chain: `chain_halt` lets a reader show those rows as the one fact.
     app.get('/api/monitors/failed', { config: { cacheAnswer: true } }, async (req) => {
-        const failed = await listByHealth(db, scope(req), 'failed');
+        const failed = await withUptime(db, await listByHealth(db, scope(req), 'failed'));
         const halts = await chainHaltsOf(
             db,
             failed.map((m) => m.id)
@@ -121,7 +122,7 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
         });
     });
     app.get('/api/monitors/warnings', { config: { cacheAnswer: true } }, async (req) =>
-        listByHealth(db, scope(req), 'warnings')
+        withUptime(db, await listByHealth(db, scope(req), 'warnings'))
     );
     app.get('/api/monitors/:id', { schema: { params: idParams } }, async (req) =>
         getMonitor(db, scope(req), req.params.id)

@@ -229,6 +229,31 @@ describe('GET /api/servers/{id}/disk-history', () => {
     });
 });
 
+describe('30-day uptime on lists', () => {
+    it("puts uptime_30d on a configuration's monitors and answers the batch route for monitors and configurations", async () => {
+        const cfg = (await w.call('GET', `/api/monitors/${url}`, w.plain.access)).json().configuration_id;
+        const list = (await w.call('GET', `/api/configurations/${cfg}/monitors`, w.plain.access)).json();
+        const byName = Object.fromEntries(
+            list.map((m: { name: string; uptime_30d: unknown }) => [m.name, m.uptime_30d])
+        );
+        expect(byName.site).toBe(83.333);
+        const batch = (await w.call('GET', `/api/uptime?configuration_id=${cfg}`, w.plain.access)).json();
+        expect(batch.monitors).toContainEqual({ id: url, uptime_30d: 83.333 });
+        expect(batch.configurations).toHaveLength(1);
+        expect(batch.configurations[0].id).toBe(cfg);
+        expect(typeof batch.configurations[0].uptime_30d).toBe('number');
+        expect((await w.call('GET', '/api/uptime', w.plain.access)).json().monitors.length).toBeGreaterThanOrEqual(2);
+        expect((await w.call('GET', `/api/uptime?configuration_id=${cfg}`, w.other.access)).statusCode).toBe(404);
+        expect((await w.call('GET', '/api/uptime', w.other.access)).json()).toEqual({
+            monitors: [],
+            configurations: [],
+        });
+        expect((await w.call('GET', '/api/uptime?configuration_id=x', w.plain.access)).json().errors).toHaveProperty(
+            'configuration_id'
+        );
+    });
+});
+
 describe('pruning', () => {
     it('deletes what is past retention in small steps and keeps the rest', async () => {
         const db = w.t.app.ctx.db;
