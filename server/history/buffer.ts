@@ -4,6 +4,8 @@ import {
     type Bucket,
     BucketAccumulator,
     type CheckSample,
+    DAY_MS,
+    DISK_BUCKET_MS,
     FIVE_MINUTES_MS,
     HOUR_MS,
     LEVEL_CODE,
@@ -29,6 +31,7 @@ export interface HistoryBatch {
     raw: CheckSample[];
     fiveMinute: Bucket[];
     hourly: Bucket[];
+    daily: Bucket[];
     disks: DiskRow[];
 }
 
@@ -43,16 +46,19 @@ export class HistoryBuffer {
     private raw: CheckSample[] = [];
     private fiveMinute: Bucket[] = [];
     private hourly: Bucket[] = [];
+    private daily: Bucket[] = [];
     private disks = new Map<string, DiskRow>();
     private readonly open5m = new BucketAccumulator(FIVE_MINUTES_MS);
     private readonly open1h = new BucketAccumulator(HOUR_MS);
+    private readonly open1d = new BucketAccumulator(DAY_MS);
 
     record(s: CheckSample, disk?: DiskSample): void {
         this.raw.push(s);
         this.open5m.add(s, this.fiveMinute);
         this.open1h.add(s, this.hourly);
+        this.open1d.add(s, this.daily);
         if (disk) {
-            const bucket = bucketStart(disk.t, FIVE_MINUTES_MS);
+            const bucket = bucketStart(disk.t, DISK_BUCKET_MS);
             for (const f of disk.filesystems) {
                 // The last reading of a bucket wins: one row per mountpoint and 5 minutes.
                 this.disks.set(`${disk.serverId}\u0000${f.mountpoint}\u0000${bucket}`, {
@@ -68,10 +74,13 @@ export class HistoryBuffer {
     forget(monitorId: number): void {
         this.open5m.forget(monitorId);
         this.open1h.forget(monitorId);
+        this.open1d.forget(monitorId);
     }
 
     get empty(): boolean {
-        return this.raw.length === 0 && this.fiveMinute.length === 0 && this.hourly.length === 0;
+        return (
+            this.raw.length === 0 && this.fiveMinute.length === 0 && this.hourly.length === 0 && this.daily.length === 0
+        );
     }
 
     /** Takes what is due; `everything` (at stop) also closes the open buckets, merged on their next write. */
@@ -79,16 +88,19 @@ export class HistoryBuffer {
         if (everything) {
             this.open5m.drain(this.fiveMinute);
             this.open1h.drain(this.hourly);
+            this.open1d.drain(this.daily);
         }
         const batch = {
             raw: this.raw,
             fiveMinute: this.fiveMinute,
             hourly: this.hourly,
+            daily: this.daily,
             disks: [...this.disks.values()],
         };
         this.raw = [];
         this.fiveMinute = [];
         this.hourly = [];
+        this.daily = [];
         this.disks = new Map();
         return batch;
     }
@@ -98,6 +110,7 @@ export class HistoryBuffer {
         this.raw = [...b.raw, ...this.raw].slice(-MAX_PENDING_RAW);
         this.fiveMinute = [...b.fiveMinute, ...this.fiveMinute];
         this.hourly = [...b.hourly, ...this.hourly];
+        this.daily = [...b.daily, ...this.daily];
         for (const d of b.disks) {
             const key = `${d.serverId}\u0000${d.mountpoint}\u0000${d.bucket}`;
             if (!this.disks.has(key)) this.disks.set(key, d);
@@ -117,6 +130,7 @@ export async function writeHistory(db: Db, b: HistoryBatch): Promise<void> {
     if (b.raw.length) await writeRaw(db, b.raw);
     if (b.fiveMinute.length) await writeBuckets(db, 'history_5m', b.fiveMinute);
     if (b.hourly.length) await writeBuckets(db, 'history_1h', b.hourly);
+    if (b.daily.length) await writeBuckets(db, 'history_1d', b.daily);
     if (b.disks.length) await writeDisks(db, b.disks);
 }
 
@@ -144,7 +158,11 @@ function merged(rows: Bucket[]): Bucket[] {
     return [...byKey.values()];
 }
 
-export async function writeBuckets(db: Db, table: 'history_5m' | 'history_1h', input: Bucket[]): Promise<void> {
+export async function writeBuckets(
+    db: Db,
+    table: 'history_5m' | 'history_1h' | 'history_1d',
+    input: Bucket[]
+): Promise<void> {
     const rows = merged(input);
     const t = sql.raw(table);
     await db.execute(sql`

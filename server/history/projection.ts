@@ -7,7 +7,7 @@ export const PROJECTION_WINDOW_MS = 7 * DAY_MS;
 const MIN_SLOPE_PER_DAY = 0.01;
 /** Fewer points, or a shorter span, fits noise rather than growth. */
 const MIN_POINTS = 3;
-const MIN_SPAN_MS = 5 * 60_000;
+const MIN_SPAN_MS = 2 * 60_000;
 
 export interface UsePoint {
     t: number;

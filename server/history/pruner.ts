@@ -95,6 +95,10 @@ export class HistoryPruner {
                 'history_1h',
                 sql`monitor_id in (${list}) and bucket < ${iso(nowMs - this.retention.hourlyDays * DAY_MS)}`
             ),
+            await this.deleteSome(
+                'history_1d',
+                sql`monitor_id in (${list}) and bucket < ${iso(nowMs - this.retention.hourlyDays * DAY_MS)}`
+            ),
         ];
         c.again = counts.some((n) => n >= ROWS_PER_STEP);
         if (!c.again) c.after = ids[ids.length - 1] ?? 0;
@@ -125,7 +129,7 @@ export class HistoryPruner {
      */
     private async sweepDeletedMonitors(): Promise<number> {
         let deleted = 0;
-        for (const table of ['check_results', 'history_5m', 'history_1h']) {
+        for (const table of ['check_results', 'history_5m', 'history_1h', 'history_1d']) {
             const t = sql.raw(table);
             const gone = await this.rows(sql`
                 with recursive ids(id) as (

@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { HistoryRetention } from '../config';
 import type { Db } from '../db/client';
 import { daysUntilFull, PROJECTION_WINDOW_MS, roundDays } from './projection';
-import { FIVE_MINUTES_MS, HOUR_MS, LEVEL_NAME, type Level } from './rollup';
+import { DISK_BUCKET_MS, FIVE_MINUTES_MS, HOUR_MS, LEVEL_NAME, type Level } from './rollup';
 
 /** Reads of monitor and disk history. Callers check tenancy first (getMonitor / findServer answer 404). */
 
@@ -45,17 +45,15 @@ const retentionMs = (r: HistoryRetention): Record<Tier, number> => ({
 const TIER_MS: Record<Tier, number> = { raw: 0, history_5m: FIVE_MINUTES_MS, history_1h: HOUR_MS };
 
 /**
- * The finest resolution at most `stepMs` that still holds `fromMs`; a range older than every finer resolution's
- * retention reads the hourly rollups (what exists), and the step grows to that resolution.
+ * Where a chart reads: raw checks when the whole range is still kept raw (exact and up to the last check), else
+ * the hourly rollups for steps of an hour or more, else the 5-minute rollups while they hold `fromMs`. A range
+ * older than every finer resolution's retention reads the hourly rollups (what exists); the step grows to match.
  */
 export function chooseTier(stepMs: number, fromMs: number, nowMs: number, r: HistoryRetention): Tier {
     const kept = retentionMs(r);
-    const tiers: Tier[] = ['raw', 'history_5m', 'history_1h'];
-    for (const tier of tiers) {
-        if (TIER_MS[tier] > stepMs && tier !== 'history_1h') continue;
-        if (fromMs >= nowMs - kept[tier] || tier === 'history_1h') return tier;
-    }
-    return 'history_1h';
+    if (fromMs >= nowMs - kept.raw) return 'raw';
+    if (stepMs >= HOUR_MS) return 'history_1h';
+    return fromMs >= nowMs - kept.history_5m ? 'history_5m' : 'history_1h';
 }
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -164,29 +162,32 @@ export async function monitorUptime(
 }
 
 /**
- * 30-day uptime of many monitors in one query, for lists. Cheaper than the monitor page's: hourly rollups up to
- * the hour before the last, raw checks after (a bucket closes when the monitor's next check lands in a new hour).
+ * 30-day uptime of many monitors in one query, for lists: daily rollups for whole days, hourly ones for the
+ * partial first day and for today up to the hour before the current one (a bucket is written when the monitor's
+ * next check lands in a new hour). About 55 rows a monitor; the last hour or two are left out.
  */
 export async function uptime30d(db: Db, monitorIds: number[], nowMs = Date.now()): Promise<Map<number, UptimeCount>> {
     const out = new Map<number, UptimeCount>();
     if (monitorIds.length === 0) return out;
+    const from = nowMs - UPTIME_PERIODS['30d'];
+    const firstDay = Math.ceil(from / DAY_MS) * DAY_MS;
+    const today = Math.floor(nowMs / DAY_MS) * DAY_MS;
     const edge = Math.floor(nowMs / HOUR_MS) * HOUR_MS - HOUR_MS;
-    const from = new Date(nowMs - UPTIME_PERIODS['30d']).toISOString();
+    const iso = (ms: number) => new Date(ms).toISOString();
     const ids = sql.raw(monitorIds.map((id) => Math.trunc(id)).join(','));
     const res = await rowsOf(
         db,
         sql`
-        select monitor_id, sum(up) as up, sum(total) as total from (
-            select monitor_id, sum(ok + warning) as up, sum(ok + warning + error) as total
-            from history_1h where monitor_id in (${ids}) and bucket >= ${from}
-                and bucket < ${new Date(edge).toISOString()} group by monitor_id
+        select monitor_id, sum(ok + warning) as up, sum(ok + warning + error) as total from (
+            select monitor_id, ok, warning, error from history_1d
+            where monitor_id in (${ids}) and bucket >= ${iso(firstDay)} and bucket < ${iso(today)}
             union all
-            select monitor_id, count(*) filter (where level < 2), count(*)
-            from check_results where monitor_id in (${ids}) and t >= ${new Date(edge).toISOString()}
-            group by monitor_id
+            select monitor_id, ok, warning, error from history_1h
+            where monitor_id in (${ids}) and ((bucket >= ${iso(from)} and bucket < ${iso(firstDay)})
+                or (bucket >= ${iso(today)} and bucket < ${iso(edge)}))
         ) s group by monitor_id`
     );
-    for (const row of res as unknown as { monitor_id: unknown; up: unknown; total: unknown }[]) {
+    for (const row of res as { monitor_id: unknown; up: unknown; total: unknown }[]) {
         out.set(Number(row.monitor_id), { up: Number(row.up), total: Number(row.total) });
     }
     return out;
@@ -233,7 +234,7 @@ export interface MountpointHistory {
 }
 
 /**
- * Used % per mountpoint in the range (one point per 5 minutes, averaged over longer steps for long ranges) and
+ * Used % per mountpoint in the range (one point per 15 minutes, averaged over longer steps for long ranges) and
  * the days until full from the last 7 days, whatever the range shown.
  */
 export async function diskHistory(
@@ -243,7 +244,7 @@ export async function diskHistory(
     toMs: number,
     nowMs = Date.now()
 ): Promise<MountpointHistory[]> {
-    const stepMs = Math.max(FIVE_MINUTES_MS, defaultStepMs(toMs - fromMs));
+    const stepMs = Math.max(DISK_BUCKET_MS, defaultStepMs(toMs - fromMs));
     const bucket = sql.raw(`floor(extract(epoch from bucket) * 1000 / ${stepMs}) * ${stepMs}`);
     const res = await rowsOf(
         db,
@@ -274,7 +275,11 @@ export async function diskHistory(
     return [...byMount.values()].sort((a, b) => a.mountpoint.localeCompare(b.mountpoint));
 }
 
-/** days_until_full of every mountpoint of the given servers, from their last 7 days of disk history. */
+/**
+ * days_until_full of every mountpoint of the given servers. The disk monitor keeps a week of samples in its state
+ * (for its own `days_until_full_threshold`), so the fit costs one row per server; a mountpoint without them is fitted
+ * from disk history.
+ */
 export async function daysUntilFullByMountpoint(
     db: Db,
     serverIds: number[],
@@ -283,30 +288,50 @@ export async function daysUntilFullByMountpoint(
     const out = new Map<number, Map<string, number | null>>();
     if (serverIds.length === 0) return out;
     const ids = sql.raw(serverIds.map((id) => Math.trunc(id)).join(','));
-    const res = await rowsOf(
+    const series = new Map<
+        string,
+        { serverId: number; mountpoint: string; points: { t: number; usedPercent: number }[] }
+    >();
+    const add = (serverId: number, mountpoint: string, t: number, usedPercent: number) => {
+        const key = `${serverId}\u0000${mountpoint}`;
+        let s = series.get(key);
+        if (!s) {
+            s = { serverId, mountpoint, points: [] };
+            series.set(key, s);
+        }
+        s.points.push({ t, usedPercent });
+    };
+    const states = await rowsOf(
+        db,
+        sql`
+        select m.server_id, s.state -> 'memory' -> 'growth' as growth from monitor_states s
+        join monitors m on m.id = s.monitor_id
+        where m.server_id in (${ids}) and m.type = 'nodeExporterDiskSpace' and m.is_enabled
+        order by m.id`
+    );
+    const fromState = new Set<string>();
+    for (const row of states) {
+        const growth = (typeof row.growth === 'string' ? JSON.parse(row.growth) : row.growth) as Record<
+            string,
+            [number, number][]
+        > | null;
+        for (const [mountpoint, samples] of Object.entries(growth ?? {})) {
+            const key = `${row.server_id}\u0000${mountpoint}`;
+            if (fromState.has(key) || !Array.isArray(samples)) continue;
+            fromState.add(key);
+            for (const [t, used] of samples) add(Number(row.server_id), mountpoint, t, used);
+        }
+    }
+    const history = await rowsOf(
         db,
         sql`
         select server_id, mountpoint, extract(epoch from bucket) * 1000 as t, used_percent from disk_history
         where server_id in (${ids}) and bucket >= ${new Date(nowMs - PROJECTION_WINDOW_MS).toISOString()}
         order by server_id, mountpoint, bucket`
     );
-    const series = new Map<
-        string,
-        { serverId: number; mountpoint: string; points: { t: number; usedPercent: number }[] }
-    >();
-    for (const row of res as unknown as {
-        server_id: unknown;
-        mountpoint: string;
-        t: unknown;
-        used_percent: unknown;
-    }[]) {
-        const key = `${row.server_id}\u0000${row.mountpoint}`;
-        let s = series.get(key);
-        if (!s) {
-            s = { serverId: Number(row.server_id), mountpoint: row.mountpoint, points: [] };
-            series.set(key, s);
-        }
-        s.points.push({ t: Number(row.t), usedPercent: Number(row.used_percent) });
+    for (const row of history) {
+        if (fromState.has(`${row.server_id}\u0000${row.mountpoint}`)) continue;
+        add(Number(row.server_id), String(row.mountpoint), Number(row.t), Number(row.used_percent));
     }
     for (const s of series.values()) {
         let m = out.get(s.serverId);

@@ -6,6 +6,9 @@ export const LEVEL_NAME: Level[] = ['ok', 'warning', 'error'];
 
 export const FIVE_MINUTES_MS = 5 * 60_000;
 export const HOUR_MS = 60 * 60_000;
+export const DAY_MS = 24 * HOUR_MS;
+/** Disk use per mountpoint is kept at this resolution. */
+export const DISK_BUCKET_MS = 15 * 60_000;
 
 /** One check as history keeps it. */
 export interface CheckSample {

@@ -229,6 +229,19 @@ describe('GET /api/servers/{id}/disk-history', () => {
     });
 });
 
+describe("days until full from the disk monitor's own samples", () => {
+    it('prefers the samples the disk check keeps over disk history', async () => {
+        // What nodeExporterDiskSpace keeps in its memory: /data filling 1 % an hour, now at 70 %: 30 h to go.
+        const growth = { '/data': Array.from({ length: 10 }, (_, i) => [now - (9 - i) * HOUR, 61 + i]) };
+        await w.t.app.ctx.db.execute(
+            `insert into monitor_states (monitor_id, state) values (${disk}, '${JSON.stringify({ alert: {}, memory: { readFailures: 0, judged: null, growth } })}')`
+        );
+        const mounts = (await w.call('GET', `/api/servers/${server}/disk-history`, w.plain.access)).json().mountpoints;
+        expect(mounts.find((m: { mountpoint: string }) => m.mountpoint === '/data').days_until_full).toBe(1.3);
+        await w.t.app.ctx.db.execute(`delete from monitor_states where monitor_id = ${disk}`);
+    });
+});
+
 describe('30-day uptime on lists', () => {
     it("puts uptime_30d on a configuration's monitors and answers the batch route for monitors and configurations", async () => {
         const cfg = (await w.call('GET', `/api/monitors/${url}`, w.plain.access)).json().configuration_id;
@@ -236,12 +249,12 @@ describe('30-day uptime on lists', () => {
         const byName = Object.fromEntries(
             list.map((m: { name: string; uptime_30d: unknown }) => [m.name, m.uptime_30d])
         );
-        expect(byName.site).toBe(83.333);
+        // Lists read closed hours and days: the disk's 3 days of checks count, the site's last hour not yet.
+        expect(byName).toEqual({ site: null, disk: 100 });
         const batch = (await w.call('GET', `/api/uptime?configuration_id=${cfg}`, w.plain.access)).json();
-        expect(batch.monitors).toContainEqual({ id: url, uptime_30d: 83.333 });
-        expect(batch.configurations).toHaveLength(1);
-        expect(batch.configurations[0].id).toBe(cfg);
-        expect(typeof batch.configurations[0].uptime_30d).toBe('number');
+        expect(batch.monitors).toContainEqual({ id: url, uptime_30d: null });
+        expect(batch.monitors).toContainEqual({ id: disk, uptime_30d: 100 });
+        expect(batch.configurations).toEqual([{ id: cfg, uptime_30d: 100 }]);
         expect((await w.call('GET', '/api/uptime', w.plain.access)).json().monitors.length).toBeGreaterThanOrEqual(2);
         expect((await w.call('GET', `/api/uptime?configuration_id=${cfg}`, w.other.access)).statusCode).toBe(404);
         expect((await w.call('GET', '/api/uptime', w.other.access)).json()).toEqual({
@@ -270,9 +283,10 @@ describe('pruning', () => {
             ['check_results', 't', 48 * HOUR],
             ['history_5m', 'bucket', 90 * DAY],
             ['history_1h', 'bucket', 730 * DAY],
+            ['history_1d', 'bucket', 730 * DAY],
         ] as const;
         const before = await Promise.all(tables.map(([t, c, ms]) => split(t, c, ms)));
-        expect(before.map((b) => b.old > 0)).toEqual([true, true, true]);
+        expect(before.map((b) => b.old > 0)).toEqual([true, true, true, true]);
         const pruner = new HistoryPruner(db, w.t.app.ctx.config.history, w.t.app.log);
         let deleted = 0;
         for (let i = 0; i < 4; i++) deleted += await pruner.step(now);

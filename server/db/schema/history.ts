@@ -43,8 +43,12 @@ export const history5m = pgTable('history_5m', rollupColumns(), (t) => [
 export const history1h = pgTable('history_1h', rollupColumns(), (t) => [
     primaryKey({ columns: [t.monitorId, t.bucket] }),
 ]);
+/** Daily rollups (kept as long as the hourly ones): lists' 30-day uptime reads 30 rows per monitor, not 720. */
+export const history1d = pgTable('history_1d', rollupColumns(), (t) => [
+    primaryKey({ columns: [t.monitorId, t.bucket] }),
+]);
 
-/** Used % per mountpoint of a server, the last disk reading of each 5-minute bucket. */
+/** Used % per mountpoint of a server, the last disk reading of each 15-minute bucket. */
 export const diskHistory = pgTable(
     'disk_history',
     {

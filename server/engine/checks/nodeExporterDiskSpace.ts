@@ -31,8 +31,12 @@ export interface DiskMemory extends HoldState {
     growth?: Record<string, [number, number][]>;
 }
 
-/** Samples closer together than this add nothing to a 7-day fit; more than MAX_SAMPLES are thinned evenly. */
+/**
+ * Samples are at least a minute apart, and further as the series grows (a 150th of its span), so a week is about
+ * 150 evenly spread samples; more than MAX_SAMPLES are thinned.
+ */
 const SAMPLE_SPACING_MS = 60_000;
+const SAMPLES_PER_SPAN = 150;
 const MAX_SAMPLES = 200;
 
 /** The samples with this reading added: bounded in count and age, so the persisted memory stays a few kB. */
@@ -45,7 +49,8 @@ export function addGrowthSamples(
     for (const f of filesystems) {
         let samples = (growth?.[f.mountpoint] ?? []).filter(([t]) => t >= nowMs - PROJECTION_WINDOW_MS && t <= nowMs);
         const last = samples[samples.length - 1];
-        if (!last || nowMs - last[0] >= SAMPLE_SPACING_MS) samples = [...samples, [nowMs, f.usedPercent]];
+        const spacing = Math.max(SAMPLE_SPACING_MS, (nowMs - (samples[0]?.[0] ?? nowMs)) / SAMPLES_PER_SPAN);
+        if (!last || nowMs - last[0] >= spacing) samples = [...samples, [nowMs, f.usedPercent]];
         if (samples.length > MAX_SAMPLES) samples = samples.filter((_, i) => i % 2 === 1 || i === samples.length - 1);
         next[f.mountpoint] = samples;
     }
