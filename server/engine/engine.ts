@@ -214,6 +214,11 @@ export class Engine {
         return this.reloading;
     }
 
+    /** What a monitor's check keeps between runs (newer than monitor_states, which is saved at most once a minute). */
+    memoryOf(monitorId: number): unknown {
+        return this.states.get(monitorId)?.memory;
+    }
+
     private forgetMemoryIfSettingsChanged(before: MonitorTarget, after: MonitorTarget): void {
         if (before.type === after.type && JSON.stringify(before.settings) === JSON.stringify(after.settings)) return;
         const state = this.states.get(after.id);

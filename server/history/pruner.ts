@@ -10,6 +10,8 @@ const DAY_MS = 24 * HOUR_MS;
 const IDS_PER_STEP = 250;
 const ROWS_PER_STEP = 5000;
 const STEP_MS = 2000;
+/** Rollups expire by the day at most: they, and the sweep of deleted monitors, are visited every 10th round only. */
+const ROLLUP_EVERY_ROUNDS = 10;
 
 interface Cursor {
     /** The last id visited; 0 starts a new round. */
@@ -22,11 +24,12 @@ interface Cursor {
  * Deletes history past its retention continuously, in small steps: every STEP_MS a few hundred monitors, each
  * delete an index range (monitor, time) of at most ROWS_PER_STEP rows, so no step holds the database for long.
  * Rows of deleted monitors (history has no foreign key, so deleting a monitor stays instant) go in the same walk:
- * each round ends with a sweep of ids that no longer exist.
+ * a sweep of ids that no longer exist ends every 10th round.
  */
 export class HistoryPruner {
     private readonly monitorsCursor: Cursor = { after: 0, again: false };
     private readonly serversCursor: Cursor = { after: 0, again: false };
+    private round = 0;
     private timer: NodeJS.Timeout | null = null;
     private running: Promise<unknown> | null = null;
     readonly stats = { deleted: 0, steps: 0 };
@@ -76,12 +79,23 @@ export class HistoryPruner {
     private async monitorsStep(nowMs: number): Promise<number> {
         const c = this.monitorsCursor;
         const ids = await this.nextIds('monitors', c);
+        const full = this.round % ROLLUP_EVERY_ROUNDS === 0;
         if (!ids) {
             c.after = 0;
-            return this.sweepDeletedMonitors();
+            this.round++;
+            return full ? this.sweepDeletedMonitors() : 0;
         }
         const list = sql.raw(ids.join(','));
         const iso = (ms: number) => new Date(ms).toISOString();
+        if (!full) {
+            const n = await this.deleteSome(
+                'check_results',
+                sql`monitor_id in (${list}) and t < ${iso(nowMs - this.retention.rawHours * HOUR_MS)}`
+            );
+            c.again = n >= ROWS_PER_STEP;
+            if (!c.again) c.after = ids[ids.length - 1] ?? 0;
+            return n;
+        }
         const counts = [
             await this.deleteSome(
                 'check_results',

@@ -242,7 +242,8 @@ export async function diskHistory(
     serverId: number,
     fromMs: number,
     toMs: number,
-    nowMs = Date.now()
+    nowMs = Date.now(),
+    liveMemory?: (monitorId: number) => unknown
 ): Promise<MountpointHistory[]> {
     const stepMs = Math.max(DISK_BUCKET_MS, defaultStepMs(toMs - fromMs));
     const bucket = sql.raw(`floor(extract(epoch from bucket) * 1000 / ${stepMs}) * ${stepMs}`);
@@ -266,7 +267,7 @@ export async function diskHistory(
             used_percent: Math.round(Number(row.used) * 100) / 100,
         });
     }
-    const projections = await daysUntilFullByMountpoint(db, [serverId], nowMs);
+    const projections = await daysUntilFullByMountpoint(db, [serverId], nowMs, liveMemory);
     for (const [mountpoint, days] of projections.get(serverId) ?? []) {
         const m = byMount.get(mountpoint) ?? { mountpoint, points: [], days_until_full: null };
         m.days_until_full = days;
@@ -283,7 +284,9 @@ export async function diskHistory(
 export async function daysUntilFullByMountpoint(
     db: Db,
     serverIds: number[],
-    nowMs = Date.now()
+    nowMs = Date.now(),
+    /** The running engine's memory of a monitor, fresher than the saved state. */
+    liveMemory?: (monitorId: number) => unknown
 ): Promise<Map<number, Map<string, number | null>>> {
     const out = new Map<number, Map<string, number | null>>();
     if (serverIds.length === 0) return out;
@@ -304,17 +307,16 @@ export async function daysUntilFullByMountpoint(
     const states = await rowsOf(
         db,
         sql`
-        select m.server_id, s.state -> 'memory' -> 'growth' as growth from monitor_states s
-        join monitors m on m.id = s.monitor_id
+        select m.id, m.server_id, s.state -> 'memory' -> 'growth' as growth from monitors m
+        left join monitor_states s on s.monitor_id = m.id
         where m.server_id in (${ids}) and m.type = 'nodeExporterDiskSpace' and m.is_enabled
         order by m.id`
     );
     const fromState = new Set<string>();
     for (const row of states) {
-        const growth = (typeof row.growth === 'string' ? JSON.parse(row.growth) : row.growth) as Record<
-            string,
-            [number, number][]
-        > | null;
+        const live = (liveMemory?.(Number(row.id)) as { growth?: unknown } | undefined)?.growth;
+        const saved = typeof row.growth === 'string' ? JSON.parse(row.growth) : row.growth;
+        const growth = (live ?? saved) as Record<string, [number, number][]> | null;
         for (const [mountpoint, samples] of Object.entries(growth ?? {})) {
             const key = `${row.server_id}\u0000${mountpoint}`;
             if (fromState.has(key) || !Array.isArray(samples)) continue;

@@ -16,7 +16,10 @@ export const metricsRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get('/api/servers/:id/metrics', { schema: { params: idParams } }, async (req) => {
         await findServer(app.ctx.db, companyScope(req.actor), req.params.id);
         const metrics = await reader.read(req.params.id);
-        const projections = (await daysUntilFullByMountpoint(app.ctx.db, [req.params.id])).get(req.params.id);
+        const live = app.ctx.engine ? (id: number) => app.ctx.engine?.memoryOf(id) : undefined;
+        const projections = (await daysUntilFullByMountpoint(app.ctx.db, [req.params.id], Date.now(), live)).get(
+            req.params.id
+        );
         return { ...metrics, days_until_full: projections?.get(metrics.mountpoint ?? '/') ?? null };
     });
     app.get('/api/servers/storage', { config: { cacheAnswer: true } }, async (req) => {

@@ -237,7 +237,7 @@ describe("days until full from the disk monitor's own samples", () => {
             `insert into monitor_states (monitor_id, state) values (${disk}, '${JSON.stringify({ alert: {}, memory: { readFailures: 0, judged: null, growth } })}')`
         );
         const mounts = (await w.call('GET', `/api/servers/${server}/disk-history`, w.plain.access)).json().mountpoints;
-        expect(mounts.find((m: { mountpoint: string }) => m.mountpoint === '/data').days_until_full).toBe(1.3);
+        expect(mounts.find((m: { mountpoint: string }) => m.mountpoint === '/data').days_until_full).toBe(1.25);
         await w.t.app.ctx.db.execute(`delete from monitor_states where monitor_id = ${disk}`);
     });
 });

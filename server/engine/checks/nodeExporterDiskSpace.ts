@@ -32,10 +32,12 @@ export interface DiskMemory extends HoldState {
 }
 
 /**
- * Samples are at least a minute apart, and further as the series grows (a 150th of its span), so a week is about
+ * Samples are at least 10 s apart, and further as the series grows (a 150th of its span), so a week is about
  * 150 evenly spread samples; more than MAX_SAMPLES are thinned.
  */
-const SAMPLE_SPACING_MS = 60_000;
+const SAMPLE_SPACING_MS = 10_000;
+/** The warning waits for an hour of samples: minutes of a disk's use project noise, not a date. */
+const WARN_MIN_SPAN_MS = 3_600_000;
 const SAMPLES_PER_SPAN = 150;
 const MAX_SAMPLES = 200;
 
@@ -116,7 +118,10 @@ function projectionVerdict(
         typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
     if (!Number.isFinite(limit) || limit <= 0) return null;
     const soon = m.filesystems.flatMap((f) => {
-        const days = daysUntilFull((growth[f.mountpoint] ?? []).map(([t, usedPercent]) => ({ t, usedPercent })));
+        const days = daysUntilFull(
+            (growth[f.mountpoint] ?? []).map(([t, usedPercent]) => ({ t, usedPercent })),
+            WARN_MIN_SPAN_MS
+        );
         return days !== null && days < limit
             ? [`${f.mountpoint} (${pct(f.usedPercent)}) would be full in ${days.toFixed(1)} days`]
             : [];
