@@ -43,6 +43,8 @@ export interface Configuration {
     monitors: Monitor[];
     createdAt: string;
     updatedAt: string;
+    /** Beside the spec's fields on GET /api/configurations/{id}: 30-day uptime of all its monitors' checks. */
+    uptime_30d?: number | null;
 }
 
 export interface Server {

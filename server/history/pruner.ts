@@ -9,7 +9,7 @@ const DAY_MS = 24 * HOUR_MS;
 /** Monitors (and servers) visited per step, and rows deleted per table per step at most. */
 const IDS_PER_STEP = 250;
 const ROWS_PER_STEP = 5000;
-const STEP_MS = 2000;
+const STEP_MS = 5000;
 /** Rollups expire by the day at most: they, and the sweep of deleted monitors, are visited every 10th round only. */
 const ROLLUP_EVERY_ROUNDS = 10;
 

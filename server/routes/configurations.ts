@@ -8,7 +8,7 @@ import { companyScope } from '../auth/actor';
 import { requireWriter } from '../auth/guard';
 import { configurations } from '../db/schema';
 import { badRequest } from '../errors';
-import { withUptime } from '../history/uptime-lists';
+import { uptimeOf, withUptime } from '../history/uptime-lists';
 import { listQuerySchema, type ListQuery, pageOf, toListQuery } from '../list-query';
 import {
     createConfiguration,
@@ -43,6 +43,8 @@ const configurationBody = z.strictObject({
     company: z.unknown().optional(),
     servers: z.unknown().optional(),
     monitors: z.unknown().optional(),
+    // Read from lists and the detail (history), never stored.
+    uptime_30d: z.unknown().optional(),
     ...readOnlyFields,
 });
 type ConfigurationInput = z.infer<typeof configurationBody>;
@@ -117,9 +119,12 @@ export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
             return page.rows;
         }
     );
-    app.get('/api/configurations/:id', { schema: { params: idParams } }, async (req) =>
-        getConfiguration(db, scope(req), req.params.id)
-    );
+    // Beside the spec's fields: the 30-day uptime of all its monitors' checks (the configuration detail shows it).
+    app.get('/api/configurations/:id', { schema: { params: idParams } }, async (req) => {
+        const configuration = await getConfiguration(db, scope(req), req.params.id);
+        const uptime = await uptimeOf(db, scope(req), req.params.id);
+        return { ...configuration, uptime_30d: uptime.configurations[0]?.uptime_30d ?? null };
+    });
     app.get('/api/configurations/:id/servers', { schema: { params: idParams } }, async (req) => {
         await findConfiguration(db, scope(req), req.params.id);
         return listServers(db, scope(req), eq(configurations.id, req.params.id));

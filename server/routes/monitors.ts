@@ -57,6 +57,8 @@ const monitorBody = z.strictObject({
     status: z.unknown().optional(),
     last_error: z.unknown().optional(),
     last_check: z.unknown().optional(),
+    // Read from lists and the detail (history), never stored.
+    uptime_30d: z.unknown().optional(),
     ...readOnlyFields,
 });
 type MonitorInput = z.infer<typeof monitorBody>;

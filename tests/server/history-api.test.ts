@@ -255,6 +255,14 @@ describe('30-day uptime on lists', () => {
         expect(batch.monitors).toContainEqual({ id: url, uptime_30d: null });
         expect(batch.monitors).toContainEqual({ id: disk, uptime_30d: 100 });
         expect(batch.configurations).toEqual([{ id: cfg, uptime_30d: 100 }]);
+        expect((await w.call('GET', `/api/configurations/${cfg}`, w.plain.access)).json()).toMatchObject({
+            id: cfg,
+            name: 'Hub',
+            uptime_30d: 100,
+        });
+        // react-admin sends back what it read: the field is accepted and ignored.
+        const echoed = list.find((m: { name: string }) => m.name === 'disk');
+        expect((await w.call('PUT', `/api/monitors/${disk}`, w.admin.access, echoed)).statusCode).toBe(200);
         expect((await w.call('GET', '/api/uptime', w.plain.access)).json().monitors.length).toBeGreaterThanOrEqual(2);
         expect((await w.call('GET', `/api/uptime?configuration_id=${cfg}`, w.other.access)).statusCode).toBe(404);
         expect((await w.call('GET', '/api/uptime', w.other.access)).json()).toEqual({
