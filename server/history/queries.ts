@@ -182,9 +182,12 @@ export async function uptime30d(db: Db, monitorIds: number[], nowMs = Date.now()
             select monitor_id, ok, warning, error from history_1d
             where monitor_id in (${ids}) and bucket >= ${iso(firstDay)} and bucket < ${iso(today)}
             union all
+            -- Two ranges, not one OR: each stays an index range (monitor, bucket) instead of every hour kept.
             select monitor_id, ok, warning, error from history_1h
-            where monitor_id in (${ids}) and ((bucket >= ${iso(from)} and bucket < ${iso(firstDay)})
-                or (bucket >= ${iso(today)} and bucket < ${iso(edge)}))
+            where monitor_id in (${ids}) and bucket >= ${iso(from)} and bucket < ${iso(firstDay)}
+            union all
+            select monitor_id, ok, warning, error from history_1h
+            where monitor_id in (${ids}) and bucket >= ${iso(today)} and bucket < ${iso(edge)}
         ) s group by monitor_id`
     );
     for (const row of res as { monitor_id: unknown; up: unknown; total: unknown }[]) {
