@@ -44,6 +44,8 @@ export interface Configuration {
     monitors: Monitor[];
     createdAt: string;
     updatedAt: string;
+    /** Beside the spec's fields on GET /api/configurations/{id}: 30-day uptime of all its monitors' checks. */
+    uptime_30d?: number | null;
 }
 
 export interface Server {
@@ -94,6 +96,17 @@ export interface Monitor {
     silence_reason?: string;
     /** On the failed-monitors answer and GET /monitors/{id}: the open incident the monitor is part of. */
     incident?: OpenIncidentRef;
+    /**
+     * Beside the spec's fields on the dashboard's failed and warning lists and a configuration's monitors: percent
+     * of the last 30 days' checks that were not Error; null without checks.
+     */
+    uptime_30d?: number | null;
+}
+
+/** GET /api/uptime: 30-day uptime of the caller's monitors and configurations (one configuration's with `configuration_id`). */
+export interface UptimeAnswer {
+    monitors: { id: number; uptime_30d: number | null }[];
+    configurations: { id: number; uptime_30d: number | null }[];
 }
 
 /** One chain halt as the engine groups it: every monitor of the halt carries the same id. */
@@ -114,6 +127,11 @@ export interface ServerMetrics {
     memoryUsagePercentage: number;
     /** Mountpoint the disk figures belong to (the fullest real filesystem). */
     mountpoint?: string;
+    /**
+     * Beside the spec's fields: days until that mountpoint is full at its last 7 days' growth (disk monitor history);
+     * null when not growing or not yet known.
+     */
+    days_until_full?: number | null;
 }
 
 export interface NotificationChannel {

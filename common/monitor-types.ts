@@ -45,6 +45,8 @@ export const HELPER_TEXTS = {
     error_hours_before_end: 'Error when a proposal the validator has not voted on ends within this many hours',
     rank_warning_margin:
         'Warning when the validator ranks within this many seats of max_validators (default 5; 0 turns it off)',
+    days_until_full_threshold:
+        'Warning when a disk, growing as over the last 7 days, would be full within this many days (empty: off)',
     grace_minutes:
         "Minutes the block alerts of this configuration's nodes are held when the chain stops at the upgrade height",
 } as const;
@@ -128,6 +130,17 @@ export const MONITOR_SETTINGS: Record<MonitorType, SettingField[]> = {
         { ...num('threshold', 'Threshold (%)', 80, 0, 100), decimals: true },
         alertSleep(30),
         num('check_interval_seconds', 'Check Interval (seconds)', 60, 5, DAY),
+        // Optional and without a default: monitors saved before it keep exactly the spec's settings.
+        {
+            key: 'days_until_full_threshold',
+            label: 'Days Until Full Threshold',
+            kind: 'number',
+            required: false,
+            min: 0,
+            max: 3650,
+            decimals: true,
+            helperText: HELPER_TEXTS.days_until_full_threshold,
+        },
     ],
     validatorOutOfActiveSet: [
         alertSleep(60),

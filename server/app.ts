@@ -17,6 +17,7 @@ import { sealStoredCredentials } from './db/seal-credentials';
 import { EgressPolicies } from './egress-policies';
 import { Engine } from './engine/engine';
 import { Watchdog } from './engine/watchdog';
+import { HistoryPruner } from './history/pruner';
 import { EventBus } from './events';
 import { frameworkErrors, registerErrorHandling } from './http-errors';
 import { registerInputLimits } from './input-limits';
@@ -86,6 +87,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     app.decorate('ctx', ctx);
     const stopMaintenance = scheduleMaintenance(database, ctx.dbHealth, app.log);
     const incidentSweeper = new IncidentSweeper(ctx, app.log);
+    const pruner = new HistoryPruner(ctx.db, config.history, app.log, ctx.dbHealth);
     // One hook, so the engine stops (and flushes) before the database closes.
     app.addHook('onClose', async () => {
         ctx.watchdog.stop();
@@ -94,6 +96,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         await ctx.outbox?.stop();
         await ctx.telegramPollers?.stop();
         await incidentSweeper.stop();
+        await pruner.stop();
         stopMaintenance();
         ctx.dbHealth.stop();
         await database.close();
@@ -146,6 +149,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
             ctx.telegramPollers.start();
             incidentSweeper.start();
             ctx.watchdog.start();
+            if (config.history.enabled) pruner.start();
         }
         return { app, firstAdmin };
     } catch (err) {

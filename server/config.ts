@@ -39,6 +39,14 @@ export interface AppConfig {
     metricsToken: string | null;
     /** Closed incidents are kept this many days (INCIDENT_RETENTION_DAYS), then deleted with their timeline. */
     incidentRetentionDays: number;
+    /** Check history: kept at all, and how long each resolution lives (raw checks, 5-minute and hourly rollups). */
+    history: HistoryRetention & { enabled: boolean };
+}
+
+export interface HistoryRetention {
+    rawHours: number;
+    fiveMinuteDays: number;
+    hourlyDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -128,5 +136,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         heartbeatUrl: env.HEARTBEAT_URL ? url(env, 'HEARTBEAT_URL', '') : null,
         heartbeatIntervalSeconds: int(env, 'HEARTBEAT_INTERVAL_SECONDS', 60, 1, 3600),
         incidentRetentionDays: int(env, 'INCIDENT_RETENTION_DAYS', 400, 1, 36_500),
+        history: {
+            enabled: bool(env, 'HISTORY_ENABLED', true),
+            rawHours: int(env, 'HISTORY_RAW_HOURS', 48, 1, 24 * 31),
+            fiveMinuteDays: int(env, 'HISTORY_5M_DAYS', 90, 1, 3660),
+            hourlyDays: int(env, 'HISTORY_1H_DAYS', 730, 1, 36_600),
+        },
     };
 }

@@ -5,7 +5,8 @@ import type { DatabaseHealth } from './outage';
 
 const EVERY_MS = 10 * 60_000;
 /** The tables the engine rewrites all the time; the rest changes at the pace of operators. */
-const BUSY_TABLES = sql`monitors, monitor_states, outbox, audit_entries`;
+// History tables lose rows to the pruner all the time; vacuum makes that space reusable.
+const BUSY_TABLES = sql`monitors, monitor_states, outbox, audit_entries, check_results, history_5m, history_1h, history_1d, disk_history`;
 
 /**
  * PGlite runs no autovacuum or autoanalyze: without statistics the planner guesses (the failed-monitors query took

@@ -12,6 +12,8 @@ import { type BlockMemory, progressGraceMs } from './checks/blockCheck';
 import type { DiskMeasurement } from './checks/nodeExporterDiskSpace';
 import type { UpgradeMemory } from './checks/upgradeWatch';
 import { DiskIndex } from './disk-index';
+import { HistoryBuffer } from '../history/buffer';
+import { readingValue } from '../history/reading';
 import type { CheckRecord, PersistedState } from './results';
 import { ResultWriter } from './results';
 import { Scheduler } from './scheduler';
@@ -83,7 +85,12 @@ export class Engine {
         this.scheduler = new Scheduler((id) => this.runOnce(id), opts.concurrency ?? 256);
         // Every check in flight listens for the engine's stop; hundreds at once are expected, not a leak.
         setMaxListeners(0, this.controller.signal);
-        this.writer = new ResultWriter(ctx.db, log, ctx.dbHealth);
+        this.writer = new ResultWriter(
+            ctx.db,
+            log,
+            ctx.dbHealth,
+            ctx.config.history.enabled ? new HistoryBuffer() : null
+        );
     }
 
     /** True between a completed start and stop; the health endpoint reports it. */
@@ -208,6 +215,11 @@ export class Engine {
         return this.reloading;
     }
 
+    /** What a monitor's check keeps between runs (newer than monitor_states, which is saved at most once a minute). */
+    memoryOf(monitorId: number): unknown {
+        return this.states.get(monitorId)?.memory;
+    }
+
     private forgetMemoryIfSettingsChanged(before: MonitorTarget, after: MonitorTarget): void {
         if (before.type === after.type && JSON.stringify(before.settings) === JSON.stringify(after.settings)) return;
         const state = this.states.get(after.id);
@@ -281,6 +293,24 @@ export class Engine {
             checkedAt: new Date(now),
             state,
             transition: next,
+            history: {
+                sample: {
+                    monitorId: id,
+                    t: now,
+                    level: judged.verdict.level,
+                    latencyMs: Math.round(durationMs * 10) / 10,
+                    value: readingValue(target.type, reading, judged.memory),
+                    message: judged.verdict.level === 'ok' ? null : (judged.verdict.message ?? null),
+                },
+                disk:
+                    target.type === 'nodeExporterDiskSpace' && reading.ok && target.server
+                        ? {
+                              serverId: target.server.id,
+                              t: now,
+                              filesystems: (reading.value as DiskMeasurement).filesystems,
+                          }
+                        : undefined,
+            },
         };
         this.writer.record(record);
         if (next.change) {

@@ -8,6 +8,9 @@ import { routes } from '../notify/routing';
 import { toRecord } from '../notify/record';
 import { recordIncidents } from '../incidents/record';
 import { summaryLine } from '../notify/summary';
+import { type HistoryBuffer, writeHistory } from '../history/buffer';
+import type { CheckSample } from '../history/rollup';
+import type { DiskSample } from '../history/buffer';
 import type { MonitorTarget } from './targets';
 import type { AlertState, Transition } from './transitions';
 import { eq, and } from 'drizzle-orm';
@@ -25,6 +28,8 @@ export interface CheckRecord {
     checkedAt: Date;
     state: PersistedState;
     transition: Transition;
+    /** The check as history keeps it (level, latency, the type's reading), and a disk check's mountpoints. */
+    history?: { sample: CheckSample; disk?: DiskSample };
 }
 
 const BATCH = 400;
@@ -55,11 +60,14 @@ export class ResultWriter {
         private readonly db: Db,
         private readonly log: FastifyBaseLogger,
         /** Told of each flush's outcome; a database outage is logged there, once, rather than here. */
-        private readonly health?: DatabaseHealth
+        private readonly health?: DatabaseHealth,
+        /** Check history, written in the same transaction as the results; null keeps none. */
+        private readonly history: HistoryBuffer | null = null
     ) {}
 
     record(r: CheckRecord): void {
         this.latest.set(r.target.id, r);
+        if (this.history && r.history) this.history.record(r.history.sample, r.history.disk);
         if (r.transition.notification || r.transition.change) {
             this.transitions.push(r);
             this.alertChanged.add(r.target.id);
@@ -68,6 +76,7 @@ export class ResultWriter {
 
     /** Drops what is kept for a monitor that is no longer run. */
     forget(monitorId: number): void {
+        this.history?.forget(monitorId);
         this.unsaved.delete(monitorId);
         this.savedAt.delete(monitorId);
         this.alertChanged.delete(monitorId);
@@ -88,7 +97,15 @@ export class ResultWriter {
     }
 
     private async write(everything: boolean): Promise<void> {
-        if (this.latest.size === 0 && this.transitions.length === 0 && !(everything && this.unsaved.size)) return;
+        const historyDue = this.history ? !this.history.empty || everything : false;
+        if (
+            this.latest.size === 0 &&
+            this.transitions.length === 0 &&
+            !historyDue &&
+            !(everything && this.unsaved.size)
+        )
+            return;
+        const history = this.history?.take(everything) ?? null;
         const batch = [...this.latest.values()];
         const transitions = this.transitions;
         this.latest = new Map();
@@ -109,6 +126,7 @@ export class ResultWriter {
                 for (let i = 0; i < states.length; i += BATCH)
                     await writeStates(tx as unknown as Db, states.slice(i, i + BATCH));
                 await writeTransitions(tx as unknown as Db, transitions);
+                if (history) await writeHistory(tx as unknown as Db, history);
             });
             for (const r of states) {
                 this.unsaved.delete(r.target.id);
@@ -130,6 +148,7 @@ export class ResultWriter {
             // Newer results recorded meanwhile win; transitions are all kept, in order.
             for (const r of batch) if (!this.latest.has(r.target.id)) this.latest.set(r.target.id, r);
             this.transitions = [...transitions, ...this.transitions];
+            if (history) this.history?.restore(history);
         }
     }
 }

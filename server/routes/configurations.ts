@@ -7,6 +7,7 @@ import { companyScope } from '../auth/actor';
 import { requireWriter } from '../auth/guard';
 import { configurations } from '../db/schema';
 import { badRequest } from '../errors';
+import { uptimeOf, withUptime } from '../history/uptime-lists';
 import { listQuerySchema, planList, sendRange, toListQuery } from '../list-query';
 import {
     createConfiguration,
@@ -46,6 +47,8 @@ const configurationBody = z.strictObject({
     company: z.unknown().optional(),
     servers: z.unknown().optional(),
     monitors: z.unknown().optional(),
+    // Read from lists and the detail (history), never stored.
+    uptime_30d: z.unknown().optional(),
     ...readOnlyFields,
 });
 type ConfigurationInput = z.infer<typeof configurationBody>;
@@ -117,9 +120,12 @@ export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
     /** Writes: admins of its company. */
     const write = <T extends Record<number, z.ZodType>>(ok: T, ...codes: (409 | 404)[]) =>
         answers(ok, 400, 401, 403, ...codes);
-    app.get('/api/configurations/:id', { schema: read(configuration) }, async (req) =>
-        getConfiguration(db, scope(req), req.params.id)
-    );
+    // Beside the spec's fields: the 30-day uptime of all its monitors' checks (the configuration detail shows it).
+    app.get('/api/configurations/:id', { schema: read(configuration) }, async (req) => {
+        const found = await getConfiguration(db, scope(req), req.params.id);
+        const uptime = await uptimeOf(db, scope(req), req.params.id);
+        return { ...found, uptime_30d: uptime.configurations[0]?.uptime_30d ?? null };
+    });
     app.get('/api/configurations/:id/servers', { schema: read(z.array(server)) }, async (req) => {
         await findConfiguration(db, scope(req), req.params.id);
         return listServers(db, scope(req), eq(configurations.id, req.params.id));
@@ -131,7 +137,10 @@ export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
     });
     app.get('/api/configurations/:id/monitors', { schema: read(z.array(monitor)) }, async (req) => {
         await findConfiguration(db, scope(req), req.params.id);
-        return markSilenced(app.ctx.silences, await listMonitors(db, scope(req), eq(configurations.id, req.params.id)));
+        return markSilenced(
+            app.ctx.silences,
+            await withUptime(db, await listMonitors(db, scope(req), eq(configurations.id, req.params.id)))
+        );
     });
     app.post(
         '/api/configurations',

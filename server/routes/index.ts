@@ -1,3 +1,4 @@
+import { historyRoutes } from './history';
 import type { FastifyInstance } from 'fastify';
 import { apiTokenRoutes } from './api-tokens';
 import { auditRoutes } from './audit';
@@ -31,6 +32,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
     await app.register(monitorRoutes);
     await app.register(notificationChannelRoutes);
     await app.register(metricsRoutes);
+    await app.register(historyRoutes);
     await app.register(auditRoutes);
     await app.register(logRoutes);
     await app.register(prometheusRoutes);

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { companyScope } from '../auth/actor';
 import { configurations, servers } from '../db/schema';
 import { ServerMetricsReader } from '../metrics/server-metrics';
+import { daysUntilFullByMountpoint } from '../history/queries';
 import { findServer } from '../repositories/servers';
 import { z } from 'zod';
 import { answers } from './responses/answers';
@@ -34,7 +35,12 @@ export const metricsRoutes: FastifyPluginAsyncZod = async (app) => {
         { schema: { params: idParams, response: answers({ 200: serverMetrics }, 400, 401, 404, 502) } },
         async (req) => {
             await findServer(app.ctx.db, companyScope(req.actor), req.params.id);
-            return reader.read(req.params.id);
+            const metrics = await reader.read(req.params.id);
+            const live = app.ctx.engine ? (id: number) => app.ctx.engine?.memoryOf(id) : undefined;
+            const projections = (await daysUntilFullByMountpoint(app.ctx.db, [req.params.id], Date.now(), live)).get(
+                req.params.id
+            );
+            return { ...metrics, days_until_full: projections?.get(metrics.mountpoint ?? '/') ?? null };
         }
     );
     const storageSchema = { response: answers({ 200: storage }, 401) };

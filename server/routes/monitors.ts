@@ -22,6 +22,7 @@ import { chainHaltsOf } from '../repositories/chain-halts';
 import { inScope } from '../repositories/scope';
 import { configurations } from '../db/schema';
 import { listQuerySchema, planList, sendRange, toListQuery } from '../list-query';
+import { withUptime } from '../history/uptime-lists';
 import { withWarnings } from '../services/monitor-warnings';
 import { markSilenced } from '../silences/mark';
 import { assertTargetAllowed, enabledFlag, nameField, optionalRefId, refId } from './fields';
@@ -65,6 +66,8 @@ const monitorBody = z.strictObject({
     status: z.unknown().optional(),
     last_error: z.unknown().optional(),
     last_check: z.unknown().optional(),
+    // Read from lists and the detail (history), never stored.
+    uptime_30d: z.unknown().optional(),
     ...readOnlyFields,
 });
 type MonitorInput = z.infer<typeof monitorBody>;
@@ -121,7 +124,7 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
     // `incident` links a row to the open incident it is part of.
     const list = { response: answers({ 200: z.array(monitor) }, 401) };
     app.get('/api/monitors/failed', { schema: list, config: { cacheAnswer: true } }, async (req) => {
-        const failed = await listByHealth(db, scope(req), 'failed');
+        const failed = await withUptime(db, await listByHealth(db, scope(req), 'failed'));
         const ids = failed.map((m) => m.id);
         const [halts, open] = [await chainHaltsOf(db, ids), await openIncidentsOf(db, ids)];
         return markSilenced(
@@ -134,7 +137,7 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
         );
     });
     app.get('/api/monitors/warnings', { schema: list, config: { cacheAnswer: true } }, async (req) =>
-        markSilenced(app.ctx.silences, await listByHealth(db, scope(req), 'warnings'))
+        markSilenced(app.ctx.silences, await withUptime(db, await listByHealth(db, scope(req), 'warnings')))
     );
     app.get(
         '/api/monitors',

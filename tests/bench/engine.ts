@@ -26,6 +26,8 @@ const { values: argv } = parseArgs({
         'sim-nodes': { type: 'string', default: '10' },
         'base-port': { type: 'string', default: '' },
         'warmup-seconds': { type: 'string', default: '60' },
+        /** Keep no check history (raw checks and rollups), to tell its share apart. */
+        'no-history': { type: 'boolean', default: false },
         /** restart: seed, then start a new app on the data (first runs spread over each interval); event: bulk create. */
         load: { type: 'string', default: 'restart' },
         /** The sim's block time; 1000 ms is 5–6× faster than most Cosmos chains, so signMissCheck reads more commits. */
@@ -414,10 +416,11 @@ async function main() {
         uiDir: null,
         logLevel: 'warn',
         telegramApiUrl: 'http://127.0.0.1:9', // nothing is sent: the bench creates no notification channel
+        history: { enabled: !argv['no-history'], rawHours: 48, fiveMinuteDays: 90, hourlyDays: 730 },
     });
     try {
         console.log(
-            `bench:engine: ${MONITORS} monitors, ${argv.minutes} min (warm-up ${WARMUP_MS / 1000} s), ${SIM_NODES} sim nodes, ` +
+            `bench:engine: ${MONITORS} monitors, history ${argv['no-history'] ? 'off' : 'on'}, ${argv.minutes} min (warm-up ${WARMUP_MS / 1000} s), ${SIM_NODES} sim nodes, ` +
                 `load by ${LOAD}, ${CORES} cores, load average ${loadavg()
                     .map((l) => l.toFixed(2))
                     .join(' ')}`

@@ -110,8 +110,9 @@ function runChild(kind: string, dir: string, count = 0): Promise<Record<string, 
             out += d;
         });
         p.on('exit', (code) => {
-            const line = out.split('\n').find((l) => l.startsWith('{'));
-            if (code !== 0) reject(new Error(`${kind} exited with ${code}`));
+            // The result line, not a log line the app wrote to stdout before it.
+            const line = out.split('\n').find((l) => l.startsWith('{"rss"'));
+            if (code !== 0) reject(new Error(`${kind} exited with ${code}: ${out.slice(-500)}`));
             else resolve(line ? JSON.parse(line) : {});
         });
     });

@@ -45,6 +45,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
         heartbeatUrl: null,
         heartbeatIntervalSeconds: 60,
         incidentRetentionDays: 400,
+        history: { enabled: true, rawHours: 48, fiveMinuteDays: 90, hourlyDays: 730 },
         answerCacheMs: 1000, // as in production; a test that writes behind the API and reads at once turns it off
         ...overrides,
     };

@@ -5,7 +5,7 @@ import type { SimChain, SimValidator } from './chain';
 import type { Fault, Protocol } from './faults';
 import { type Handler, json } from './http';
 import type { SimNode } from './node';
-import { setDiskUse, setMemoryUse } from './node-exporter';
+import { fillDisk, setDiskUse, setMemoryUse } from './node-exporter';
 
 export type DiskUse = { percent: number; usedBytes?: undefined } | { usedBytes: number; percent?: undefined };
 
@@ -45,6 +45,8 @@ export interface SimControl {
     /** Back to 0, as at the end of a slash window. */
     resetOracleMiss(validator?: number): void;
     setDisk(node: number, mountpoint: string, use: DiskUse): void;
+    /** Grow the mountpoint's use steadily by `percentPerHour` of real time (0 stops), from `fromPercent` if given. */
+    fillDisk(node: number, mountpoint: string, percentPerHour: number, fromPercent?: number): void;
     setMemory(node: number, use: DiskUse): void;
     setLoad(node: number, load1: number): void;
     setPeers(node: number, peers: number): void;
@@ -144,6 +146,7 @@ export function createControl(chain: SimChain, nodes: SimNode[]): SimControl {
             validator(vi).oracleMissCounter = 0;
         },
         setDisk: (i, mountpoint, use) => setDiskUse(node(i).host, mountpoint, use),
+        fillDisk: (i, mountpoint, rate, from) => fillDisk(node(i).host, mountpoint, rate, from),
         setMemory: (i, use) => setMemoryUse(node(i).host, use),
         setLoad(i, load1) {
             node(i).host.load = [load1, load1 * 0.9, load1 * 0.8];
@@ -275,6 +278,15 @@ function routes(c: SimControl): Record<string, (body: unknown) => unknown> {
         '/oracle/reset': r(optValidator, (b) => c.resetOracleMiss(b.validator)),
         '/disk': r(z.intersection(z.object({ node: nodeIdx, mountpoint: z.string() }), use), (b) =>
             c.setDisk(b.node, b.mountpoint, b)
+        ),
+        '/disk/fill': r(
+            z.object({
+                node: nodeIdx,
+                mountpoint: z.string(),
+                percentPerHour: z.number().min(0).max(100_000),
+                fromPercent: z.number().min(0).max(100).optional(),
+            }),
+            (b) => c.fillDisk(b.node, b.mountpoint, b.percentPerHour, b.fromPercent)
         ),
         '/memory': r(z.intersection(z.object({ node: nodeIdx }), use), (b) => c.setMemory(b.node, b)),
         '/load': r(z.object({ node: nodeIdx, load1: z.number().min(0) }), (b) => c.setLoad(b.node, b.load1)),

@@ -15,6 +15,8 @@ export interface Filesystem {
     files: number;
     filesFree: number;
     readonly: boolean;
+    /** A steady fill: used % grows by `percentPerHour` of real time from `fromPercent` at `sinceMs`, up to 100 %. */
+    fill?: { percentPerHour: number; fromPercent: number; sinceMs: number };
 }
 
 export interface Mount {
@@ -94,6 +96,33 @@ export function setDiskUse(host: HostState, mountpoint: string, use: { percent?:
     const f = mount.fs;
     const used = use.usedBytes ?? (f.sizeBytes * (use.percent ?? 0)) / 100;
     f.availBytes = Math.max(0, Math.round(f.sizeBytes - used));
+    f.fill = undefined;
+}
+
+const usedPercent = (f: Filesystem) => 100 - (f.availBytes / f.sizeBytes) * 100;
+
+/**
+ * Fill the filesystem behind `mountpoint` at a steady `percentPerHour` of real time (0 stops), from `fromPercent`
+ * or its use now: a console's days-until-full estimate can be checked against (100 − now%) / rate / 24.
+ */
+export function fillDisk(host: HostState, mountpoint: string, percentPerHour: number, fromPercent?: number): void {
+    const mount = host.mounts.find((m) => m.mountpoint === mountpoint);
+    if (!mount)
+        throw new Error(`no mountpoint ${mountpoint} (have ${host.mounts.map((m) => m.mountpoint).join(', ')})`);
+    advanceFills(host, Date.now());
+    const f = mount.fs;
+    const start = fromPercent ?? usedPercent(f);
+    f.availBytes = Math.max(0, Math.round((f.sizeBytes * (100 - start)) / 100));
+    f.fill = percentPerHour > 0 ? { percentPerHour, fromPercent: start, sinceMs: Date.now() } : undefined;
+}
+
+/** Brings every filling filesystem to its use at `nowMs`. */
+export function advanceFills(host: HostState, nowMs: number): void {
+    for (const { fs: f } of host.mounts) {
+        if (!f.fill) continue;
+        const pct = Math.min(100, f.fill.fromPercent + (f.fill.percentPerHour * (nowMs - f.fill.sinceMs)) / 3_600_000);
+        f.availBytes = Math.max(0, Math.round((f.sizeBytes * (100 - pct)) / 100));
+    }
 }
 
 export function setMemoryUse(host: HostState, use: { percent?: number; usedBytes?: number }): void {
@@ -113,6 +142,7 @@ const FS_HELP: [string, string, (f: Filesystem) => number][] = [
 ];
 
 export function renderNodeExporter(host: HostState): string {
+    advanceFills(host, Date.now());
     const lines: string[] = [
         "# HELP node_exporter_build_info A metric with a constant '1' value labeled by version, revision, branch, goversion from which node_exporter was built, and the goos and goarch for the build.",
         '# TYPE node_exporter_build_info gauge',

@@ -3,6 +3,7 @@ export * from './audit-entries';
 export * from './companies';
 export * from './configuration-channels';
 export * from './configurations';
+export * from './history';
 export * from './incidents';
 export * from './maintenance-windows';
 export * from './monitor-states';

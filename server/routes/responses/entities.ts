@@ -69,6 +69,7 @@ export const monitor = z.object({
     silenced_until: timestamp.optional().describe('While a silence or maintenance window holds its alerts back'),
     silence_reason: z.string().optional(),
     incident: openIncidentRef.optional().describe('On the failed list and one monitor: its open incident'),
+    uptime_30d: z.number().nullable().optional().describe('Percent of the last 30 days’ checks that were not Error'),
 });
 
 /** A monitor as written: `warnings` when the saved settings cannot work as they are. */
@@ -97,6 +98,7 @@ export const configuration = z.object({
     monitors: z.array(monitor),
     createdAt: timestamp,
     updatedAt: timestamp,
+    uptime_30d: z.number().nullable().optional().describe('On one configuration: 30-day uptime of its monitors'),
 });
 
 export const service = z.object({
@@ -167,6 +169,7 @@ export const serverMetrics = z.object({
     totalMemory: z.number(),
     memoryUsagePercentage: z.number(),
     mountpoint: z.string().optional(),
+    days_until_full: z.number().nullable().optional().describe('At its last 7 days’ growth; null when not growing'),
 });
 
 /** Fails to compile when a schema and its entity type differ in any field, so no field is silently stripped. */

@@ -76,3 +76,42 @@ describe('ResultWriter', () => {
         expect((await saved())?.memory.failures).toBe(4);
     });
 });
+
+describe('ResultWriter with history', () => {
+    it('writes every check and the closed buckets in its flush, keeps them when the database fails, and the open ones at stop', async () => {
+        const { HistoryBuffer } = await import('../../../server/history/buffer');
+        const writer = new ResultWriter(t.app.ctx.db, t.app.log, undefined, new HistoryBuffer());
+        const count = async (table: string) =>
+            Number(
+                (
+                    (await t.app.ctx.db.execute(
+                        `select count(*) as n from ${table} where monitor_id = ${target.id}`
+                    )) as unknown as {
+                        rows: { n: unknown }[];
+                    }
+                ).rows[0]?.n
+            );
+        const at = (ms: number, level: 'ok' | 'error') => ({
+            ...record(0),
+            history: { sample: { monitorId: target.id, t: ms, level, latencyMs: 12, value: null, message: null } },
+        });
+        const base = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000;
+        writer.record(at(base + 1000, 'ok'));
+        writer.record(at(base + 2000, 'error'));
+        await writer.flush();
+        expect(await count('check_results')).toBe(2);
+        expect(await count('history_5m')).toBe(0); // still open
+        // The database refuses the next flush: nothing is lost, it is written with the next one.
+        await t.app.ctx.db.execute('alter table check_results rename to check_results_away');
+        writer.record(at(base + 6 * 60_000, 'ok'));
+        await writer.flush();
+        await t.app.ctx.db.execute('alter table check_results_away rename to check_results');
+        await writer.flush();
+        expect(await count('check_results')).toBe(3);
+        expect(await count('history_5m')).toBe(1); // the first bucket closed when the 6th minute's check came
+        await writer.flush(true);
+        expect(await count('history_5m')).toBe(2);
+        expect(await count('history_1h')).toBe(1);
+        expect(await count('history_1d')).toBe(1);
+    });
+});

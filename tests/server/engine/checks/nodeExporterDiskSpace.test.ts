@@ -42,6 +42,47 @@ describe('nodeExporterDiskSpace evaluate', () => {
     });
 });
 
+describe('nodeExporterDiskSpace days_until_full_threshold', () => {
+    const HOUR = 3_600_000;
+    // 1 % an hour from 50 %: full in 50 h, about 2.1 days.
+    const filling = (hours: number) =>
+        Array.from({ length: hours + 1 }, (_, h) => ({ at: h * HOUR, reading: fs(['/data', 50 + h], ['/', 30]) }));
+
+    it('warns when the projection falls below the threshold, naming the disk and the days', () => {
+        const out = run(nodeExporterDiskSpaceCheck, { threshold: 90, days_until_full_threshold: 3 }, filling(6));
+        expect(out.slice(0, 2).map((v) => v.level)).toEqual(['ok', 'ok']);
+        const last = out[out.length - 1];
+        expect(last?.level).toBe('warning');
+        expect(last?.message).toMatch(/^\/data \(56\.0%\) would be full in 1\.8 days at the last 7 days' growth/);
+        expect(last?.message).not.toContain('/ (');
+    });
+
+    it('stays ok above the threshold, without the setting, and on a flat or shrinking disk', () => {
+        expect(
+            run(nodeExporterDiskSpaceCheck, { threshold: 90, days_until_full_threshold: 1 }, filling(6)).at(-1)?.level
+        ).toBe('ok');
+        expect(run(nodeExporterDiskSpaceCheck, { threshold: 90 }, filling(6)).at(-1)?.level).toBe('ok');
+        const shrinking = Array.from({ length: 7 }, (_, h) => ({ at: h * HOUR, reading: fs(['/data', 80 - h]) }));
+        expect(
+            run(nodeExporterDiskSpaceCheck, { threshold: 90, days_until_full_threshold: 30 }, shrinking).at(-1)?.level
+        ).toBe('ok');
+    });
+
+    it('keeps its samples bounded and through a failed scrape', () => {
+        const minutes = Array.from({ length: 600 }, (_, m) => ({
+            at: m * 60_000,
+            reading: fs(['/data', 50 + m / 60]),
+        }));
+        const out = run(nodeExporterDiskSpaceCheck, { threshold: 99, days_until_full_threshold: 3 }, [
+            ...minutes,
+            { at: 600 * 60_000, reading: fail('x') },
+        ]);
+        const memory = out.at(-1)?.memory as { growth: Record<string, unknown[]> };
+        expect(memory.growth['/data']?.length).toBeLessThanOrEqual(200);
+        expect(out.at(-2)?.level).toBe('warning');
+    });
+});
+
 describe('nodeExporterDiskSpace read', () => {
     it('reads a real exporter output and explains failures', async () => {
         const lb = await startLoopback(

@@ -1,0 +1,350 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { HistoryRetention } from '../config';
+import type { Db } from '../db/client';
+import { daysUntilFull, PROJECTION_WINDOW_MS, roundDays } from './projection';
+import { DISK_BUCKET_MS, FIVE_MINUTES_MS, HOUR_MS, LEVEL_NAME, type Level } from './rollup';
+
+/** Reads of monitor and disk history. Callers check tenancy first (getMonitor / findServer answer 404). */
+
+const DAY_MS = 86_400_000;
+
+type Row = Record<string, unknown>;
+/** The rows of a raw query, whichever driver (PGlite or node-postgres) ran it. */
+async function rowsOf(db: Db, query: SQL): Promise<Row[]> {
+    return ((await db.execute(query)) as unknown as { rows: Row[] }).rows;
+}
+type Tier = 'raw' | 'history_5m' | 'history_1h';
+
+export interface HistoryPoint {
+    t: string;
+    ok: number;
+    warning: number;
+    error: number;
+    latency_avg_ms: number | null;
+    latency_max_ms: number | null;
+    value_last: number | null;
+    value_min: number | null;
+    value_max: number | null;
+}
+
+/** The step a chart of this range gets when none is asked for: a few hundred points at most. */
+export function defaultStepMs(rangeMs: number): number {
+    if (rangeMs <= 2 * HOUR_MS) return 60_000;
+    if (rangeMs <= 2 * DAY_MS) return FIVE_MINUTES_MS;
+    if (rangeMs <= 8 * DAY_MS) return 15 * 60_000;
+    if (rangeMs <= 32 * DAY_MS) return HOUR_MS;
+    if (rangeMs <= 95 * DAY_MS) return 6 * HOUR_MS;
+    return DAY_MS;
+}
+
+const retentionMs = (r: HistoryRetention): Record<Tier, number> => ({
+    raw: r.rawHours * HOUR_MS,
+    history_5m: r.fiveMinuteDays * DAY_MS,
+    history_1h: r.hourlyDays * DAY_MS,
+});
+const TIER_MS: Record<Tier, number> = { raw: 0, history_5m: FIVE_MINUTES_MS, history_1h: HOUR_MS };
+
+/**
+ * Where a chart reads: raw checks when the whole range is still kept raw (exact and up to the last check), else
+ * the hourly rollups for steps of an hour or more, else the 5-minute rollups while they hold `fromMs`. A range
+ * older than every finer resolution's retention reads the hourly rollups (what exists); the step grows to match.
+ */
+export function chooseTier(stepMs: number, fromMs: number, nowMs: number, r: HistoryRetention): Tier {
+    const kept = retentionMs(r);
+    if (fromMs >= nowMs - kept.raw) return 'raw';
+    if (stepMs >= HOUR_MS) return 'history_1h';
+    return fromMs >= nowMs - kept.history_5m ? 'history_5m' : 'history_1h';
+}
+
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+const round1 = (v: unknown) => (v === null || v === undefined ? null : Math.round(Number(v) * 10) / 10);
+
+export async function monitorHistory(
+    db: Db,
+    monitorId: number,
+    fromMs: number,
+    toMs: number,
+    requestedStepMs: number | null,
+    r: HistoryRetention,
+    nowMs = Date.now()
+): Promise<{ step_seconds: number; points: HistoryPoint[] }> {
+    const wanted = requestedStepMs ?? defaultStepMs(toMs - fromMs);
+    const tier = chooseTier(wanted, fromMs, nowMs, r);
+    const stepMs = Math.max(wanted, TIER_MS[tier]);
+    const from = new Date(fromMs).toISOString();
+    const to = new Date(toMs).toISOString();
+    const bucketOf = (col: string) => sql.raw(`floor(extract(epoch from ${col}) * 1000 / ${stepMs}) * ${stepMs}`);
+    const rows =
+        tier === 'raw'
+            ? await rowsOf(
+                  db,
+                  sql`
+                select ${bucketOf('t')} as b,
+                    count(*) filter (where level = 0) as ok, count(*) filter (where level = 1) as warning,
+                    count(*) filter (where level = 2) as error, avg(latency_ms) as lat_avg, max(latency_ms) as lat_max,
+                    (array_agg(value order by t desc) filter (where value is not null))[1] as v_last,
+                    min(value) as v_min, max(value) as v_max
+                from check_results where monitor_id = ${monitorId} and t >= ${from} and t < ${to}
+                group by 1 order by 1`
+              )
+            : await rowsOf(
+                  db,
+                  sql`
+                select ${bucketOf('bucket')} as b,
+                    sum(ok) as ok, sum(warning) as warning, sum(error) as error,
+                    sum(latency_sum_ms) / nullif(sum(latency_count), 0) as lat_avg, max(latency_max_ms) as lat_max,
+                    (array_agg(value_last order by bucket desc) filter (where value_last is not null))[1] as v_last,
+                    min(value_min) as v_min, max(value_max) as v_max
+                from ${sql.raw(tier)} where monitor_id = ${monitorId} and bucket >= ${from} and bucket < ${to}
+                group by 1 order by 1`
+              );
+    const points = rows.map((x) => ({
+        t: new Date(Number(x.b)).toISOString(),
+        ok: Number(x.ok),
+        warning: Number(x.warning),
+        error: Number(x.error),
+        latency_avg_ms: round1(x.lat_avg),
+        latency_max_ms: round1(x.lat_max),
+        value_last: num(x.v_last),
+        value_min: num(x.v_min),
+        value_max: num(x.v_max),
+    }));
+    return { step_seconds: stepMs / 1000, points };
+}
+
+export const UPTIME_PERIODS = { '24h': DAY_MS, '7d': 7 * DAY_MS, '30d': 30 * DAY_MS, '1y': 365 * DAY_MS } as const;
+export type UptimePeriod = keyof typeof UPTIME_PERIODS;
+
+const ceilHour = (ms: number) => Math.ceil(ms / HOUR_MS) * HOUR_MS;
+
+/**
+ * Uptime (percent of checks not Error; null without checks) of a period, read without overlap: raw checks where
+ * they are kept, 5-minute rollups before that, hourly rollups before those. Each edge is a whole hour, so no
+ * bucket is counted twice.
+ */
+function uptimeSources(monitorIds: number[], periodMs: number, nowMs: number, r: HistoryRetention) {
+    const from = nowMs - periodMs;
+    const rawStart = Math.max(from, ceilHour(nowMs - r.rawHours * HOUR_MS));
+    const fiveStart = Math.min(rawStart, Math.max(from, ceilHour(nowMs - r.fiveMinuteDays * DAY_MS)));
+    const ids = sql.raw(monitorIds.map((id) => Math.trunc(id)).join(',') || 'null');
+    const iso = (ms: number) => new Date(ms).toISOString();
+    return sql`
+        select monitor_id, count(*) filter (where level < 2) as up, count(*) as total
+        from check_results where monitor_id in (${ids}) and t >= ${iso(rawStart)} group by monitor_id
+        union all
+        select monitor_id, sum(ok + warning), sum(ok + warning + error)
+        from history_5m where monitor_id in (${ids}) and bucket >= ${iso(fiveStart)} and bucket < ${iso(rawStart)}
+        group by monitor_id
+        union all
+        select monitor_id, sum(ok + warning), sum(ok + warning + error)
+        from history_1h where monitor_id in (${ids}) and bucket >= ${iso(from)} and bucket < ${iso(fiveStart)}
+        group by monitor_id`;
+}
+
+const percent = (up: number, total: number) => (total > 0 ? Math.round((up / total) * 100_000) / 1000 : null);
+
+export async function monitorUptime(
+    db: Db,
+    monitorId: number,
+    r: HistoryRetention,
+    nowMs = Date.now()
+): Promise<Record<UptimePeriod, number | null>> {
+    const out = {} as Record<UptimePeriod, number | null>;
+    for (const [period, ms] of Object.entries(UPTIME_PERIODS) as [UptimePeriod, number][]) {
+        const res = await rowsOf(
+            db,
+            sql`select sum(up) as up, sum(total) as total from (${uptimeSources([monitorId], ms, nowMs, r)}) s`
+        );
+        const row = res[0] as { up: unknown; total: unknown } | undefined;
+        out[period] = percent(Number(row?.up ?? 0), Number(row?.total ?? 0));
+    }
+    return out;
+}
+
+/**
+ * 30-day uptime of many monitors in one query, for lists: daily rollups for whole days, hourly ones for the
+ * partial first day and for today up to the hour before the current one (a bucket is written when the monitor's
+ * next check lands in a new hour). About 55 rows a monitor; the last hour or two are left out.
+ */
+export async function uptime30d(db: Db, monitorIds: number[], nowMs = Date.now()): Promise<Map<number, UptimeCount>> {
+    const out = new Map<number, UptimeCount>();
+    if (monitorIds.length === 0) return out;
+    const from = nowMs - UPTIME_PERIODS['30d'];
+    const firstDay = Math.ceil(from / DAY_MS) * DAY_MS;
+    const today = Math.floor(nowMs / DAY_MS) * DAY_MS;
+    const edge = Math.floor(nowMs / HOUR_MS) * HOUR_MS - HOUR_MS;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const ids = sql.raw(monitorIds.map((id) => Math.trunc(id)).join(','));
+    const res = await rowsOf(
+        db,
+        sql`
+        select monitor_id, sum(ok + warning) as up, sum(ok + warning + error) as total from (
+            select monitor_id, ok, warning, error from history_1d
+            where monitor_id in (${ids}) and bucket >= ${iso(firstDay)} and bucket < ${iso(today)}
+            union all
+            -- Two ranges, not one OR: each stays an index range (monitor, bucket) instead of every hour kept.
+            select monitor_id, ok, warning, error from history_1h
+            where monitor_id in (${ids}) and bucket >= ${iso(from)} and bucket < ${iso(firstDay)}
+            union all
+            select monitor_id, ok, warning, error from history_1h
+            where monitor_id in (${ids}) and bucket >= ${iso(today)} and bucket < ${iso(edge)}
+        ) s group by monitor_id`
+    );
+    for (const row of res as { monitor_id: unknown; up: unknown; total: unknown }[]) {
+        out.set(Number(row.monitor_id), { up: Number(row.up), total: Number(row.total) });
+    }
+    return out;
+}
+
+export interface UptimeCount {
+    up: number;
+    total: number;
+}
+
+export const uptimePercent = (c: UptimeCount | undefined) => (c ? percent(c.up, c.total) : null);
+
+export interface CheckRow {
+    t: string;
+    level: Level;
+    message: string | null;
+    latency_ms: number | null;
+    value: number | null;
+}
+
+/** The last `limit` checks, oldest first (the status bar draws left to right). */
+export async function lastChecks(db: Db, monitorId: number, limit: number): Promise<CheckRow[]> {
+    const res = await rowsOf(
+        db,
+        sql`
+        select t, level, message, latency_ms, value from check_results
+        where monitor_id = ${monitorId} order by t desc limit ${limit}`
+    );
+    return (res as unknown as Record<string, unknown>[])
+        .map((x) => ({
+            t: new Date(x.t as string).toISOString(),
+            level: LEVEL_NAME[Number(x.level)] ?? 'error',
+            message: (x.message as string | null) ?? null,
+            latency_ms: round1(x.latency_ms),
+            value: num(x.value),
+        }))
+        .reverse();
+}
+
+export interface MountpointHistory {
+    mountpoint: string;
+    points: { t: string; used_percent: number }[];
+    days_until_full: number | null;
+}
+
+/**
+ * Used % per mountpoint in the range (one point per 15 minutes, averaged over longer steps for long ranges) and
+ * the days until full from the last 7 days, whatever the range shown.
+ */
+export async function diskHistory(
+    db: Db,
+    serverId: number,
+    fromMs: number,
+    toMs: number,
+    nowMs = Date.now(),
+    liveMemory?: (monitorId: number) => unknown
+): Promise<MountpointHistory[]> {
+    const stepMs = Math.max(DISK_BUCKET_MS, defaultStepMs(toMs - fromMs));
+    const bucket = sql.raw(`floor(extract(epoch from bucket) * 1000 / ${stepMs}) * ${stepMs}`);
+    const res = await rowsOf(
+        db,
+        sql`
+        select mountpoint, ${bucket} as b, avg(used_percent) as used from disk_history
+        where server_id = ${serverId} and bucket >= ${new Date(fromMs).toISOString()}
+            and bucket < ${new Date(toMs).toISOString()}
+        group by 1, 2 order by 1, 2`
+    );
+    const byMount = new Map<string, MountpointHistory>();
+    for (const row of res as unknown as { mountpoint: string; b: unknown; used: unknown }[]) {
+        let m = byMount.get(row.mountpoint);
+        if (!m) {
+            m = { mountpoint: row.mountpoint, points: [], days_until_full: null };
+            byMount.set(row.mountpoint, m);
+        }
+        m.points.push({
+            t: new Date(Number(row.b)).toISOString(),
+            used_percent: Math.round(Number(row.used) * 100) / 100,
+        });
+    }
+    const projections = await daysUntilFullByMountpoint(db, [serverId], nowMs, liveMemory);
+    for (const [mountpoint, days] of projections.get(serverId) ?? []) {
+        const m = byMount.get(mountpoint) ?? { mountpoint, points: [], days_until_full: null };
+        m.days_until_full = days;
+        byMount.set(mountpoint, m);
+    }
+    return [...byMount.values()].sort((a, b) => a.mountpoint.localeCompare(b.mountpoint));
+}
+
+/**
+ * days_until_full of every mountpoint of the given servers. The disk monitor keeps a week of samples in its state
+ * (for its own `days_until_full_threshold`), so the fit costs one row per server; a mountpoint without them is fitted
+ * from disk history.
+ */
+export async function daysUntilFullByMountpoint(
+    db: Db,
+    serverIds: number[],
+    nowMs = Date.now(),
+    /** The running engine's memory of a monitor, fresher than the saved state. */
+    liveMemory?: (monitorId: number) => unknown
+): Promise<Map<number, Map<string, number | null>>> {
+    const out = new Map<number, Map<string, number | null>>();
+    if (serverIds.length === 0) return out;
+    const ids = sql.raw(serverIds.map((id) => Math.trunc(id)).join(','));
+    const series = new Map<
+        string,
+        { serverId: number; mountpoint: string; points: { t: number; usedPercent: number }[] }
+    >();
+    const add = (serverId: number, mountpoint: string, t: number, usedPercent: number) => {
+        const key = `${serverId}\u0000${mountpoint}`;
+        let s = series.get(key);
+        if (!s) {
+            s = { serverId, mountpoint, points: [] };
+            series.set(key, s);
+        }
+        s.points.push({ t, usedPercent });
+    };
+    const states = await rowsOf(
+        db,
+        sql`
+        select m.id, m.server_id, s.state -> 'memory' -> 'growth' as growth from monitors m
+        left join monitor_states s on s.monitor_id = m.id
+        where m.server_id in (${ids}) and m.type = 'nodeExporterDiskSpace' and m.is_enabled
+        order by m.id`
+    );
+    const fromState = new Set<string>();
+    for (const row of states) {
+        const live = (liveMemory?.(Number(row.id)) as { growth?: unknown } | undefined)?.growth;
+        const saved = typeof row.growth === 'string' ? JSON.parse(row.growth) : row.growth;
+        const growth = (live ?? saved) as Record<string, [number, number][]> | null;
+        for (const [mountpoint, samples] of Object.entries(growth ?? {})) {
+            const key = `${row.server_id}\u0000${mountpoint}`;
+            if (fromState.has(key) || !Array.isArray(samples)) continue;
+            fromState.add(key);
+            for (const [t, used] of samples) add(Number(row.server_id), mountpoint, t, used);
+        }
+    }
+    const history = await rowsOf(
+        db,
+        sql`
+        select server_id, mountpoint, extract(epoch from bucket) * 1000 as t, used_percent from disk_history
+        where server_id in (${ids}) and bucket >= ${new Date(nowMs - PROJECTION_WINDOW_MS).toISOString()}
+        order by server_id, mountpoint, bucket`
+    );
+    for (const row of history) {
+        if (fromState.has(`${row.server_id}\u0000${row.mountpoint}`)) continue;
+        add(Number(row.server_id), String(row.mountpoint), Number(row.t), Number(row.used_percent));
+    }
+    for (const s of series.values()) {
+        let m = out.get(s.serverId);
+        if (!m) {
+            m = new Map();
+            out.set(s.serverId, m);
+        }
+        m.set(s.mountpoint, roundDays(daysUntilFull(s.points)));
+    }
+    return out;
+}
