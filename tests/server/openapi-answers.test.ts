@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { monitors } from '../../server/db/schema';
+import { incidents, monitors } from '../../server/db/schema';
+import { toRecord } from '../../server/notify/record';
 import { startReceiver, type Receiver } from '../support/fake-receivers';
 import { createWorld, type World } from './config-fixtures';
 import { auth, login } from './helpers';
@@ -47,7 +48,7 @@ afterAll(async () => {
 });
 
 describe('OpenAPI document against real answers', () => {
-    // About 110 requests, one after the other: a few seconds alone, more on a busy CI machine.
+    // About 150 requests, one after the other: a few seconds alone, more on a busy CI machine.
     it('every route answers as documented, successes and errors alike, and no answer loses a field', {
         timeout: 90_000,
     }, async () => {
@@ -169,6 +170,78 @@ describe('OpenAPI document against real answers', () => {
         await call('DELETE', `/api/tokens/${tok.id}`, alice, 404);
         await call('GET', '/metrics', 'scrape-token', 200);
         await call('GET', '/metrics', 'wrong', 401);
+
+        // Silences and maintenance windows.
+        const inHours = (h: number) => new Date(Date.now() + h * 3600_000).toISOString();
+        const silenceBody = { monitor_id: mon, ends_at: inHours(1), reason: 'Rebuilding the node' };
+        const sil = (await call('POST', '/api/silences', alice, 201, silenceBody)).json().id;
+        await call('POST', '/api/silences', alice, 400, { ...silenceBody, server_id: srv });
+        await call('POST', '/api/silences', plain.access, 403, silenceBody);
+        await call('POST', '/api/silences', other.access, 404, silenceBody);
+        await call('GET', '/api/silences', alice, 200);
+        // A silenced monitor carries its marker fields in every monitor answer.
+        await call('GET', `/api/monitors/${mon}`, alice, 200);
+        await call('GET', `/api/configurations/${cfg}/monitors`, alice, 200);
+        await call('GET', '/api/monitors/failed', alice, 200);
+        await call('GET', '/api/silences?range=[0,0]', alice, 200);
+        await call('GET', '/api/silences?range=x', alice, 400);
+        await call('DELETE', `/api/silences/${sil}`, alice, 200);
+        await call('DELETE', '/api/silences/999999', alice, 404);
+        const winBody = { server_id: srv, starts_at: inHours(24), ends_at: inHours(26), reason: 'Upgrade' };
+        const win = (await call('POST', '/api/maintenance-windows', alice, 201, winBody)).json().id;
+        await call('POST', '/api/maintenance-windows', alice, 400, { ...winBody, ends_at: inHours(23) });
+        await call('PUT', `/api/maintenance-windows/${win}`, alice, 200, { ...winBody, repeat_weekly: true });
+        await call('PUT', `/api/maintenance-windows/${win}`, other.access, 404, winBody);
+        await call('GET', '/api/maintenance-windows', alice, 200);
+        await call('DELETE', `/api/maintenance-windows/${win}`, alice, 200);
+        await call('DELETE', `/api/maintenance-windows/${win}`, plain.access, 403);
+
+        // Incidents: one open row, as the engine writes it, then acknowledged and annotated.
+        const incidentId = '11111111-0000-4000-8000-000000000001';
+        const opened = Date.now() - 600_000;
+        const subject = {
+            id: mon,
+            name: 'blocks',
+            type: 'blockCheck',
+            configuration: { id: cfg, name: 'Hub', chain: 'cosmoshub' },
+            server: { id: srv, name: 'val-1' },
+        };
+        const record = toRecord(subject, { kind: 'alert', incidentId, since: opened, message: 'No new block' }, opened);
+        await w.t.app.ctx.db.insert(incidents).values({
+            id: incidentId,
+            companyId: w.acme,
+            kind: 'monitor',
+            configurationId: cfg,
+            configurationName: 'Hub',
+            monitorId: mon,
+            monitorName: 'blocks',
+            serverId: srv,
+            serverName: 'val-1',
+            message: 'No new block',
+            payload: JSON.stringify(record),
+            openedAt: new Date(opened),
+        });
+        // Linked again, so the acknowledgement adds channel deliveries to the timeline.
+        await call('POST', links, alice, 201, { notification_channel_id: ch });
+        await call('GET', '/api/incidents?filter={"status":"open"}&range=[0,9]', alice, 200);
+        await call('GET', '/api/incidents?filter={"status":"gone"}', alice, 400);
+        await call('GET', '/api/incidents/stats', plain.access, 200);
+        await call('GET', '/api/incidents/stats?filter={"monitor_id":"x"}', alice, 400);
+        await call('GET', `/api/incidents/${incidentId}`, plain.access, 200);
+        await call('GET', `/api/incidents/${incidentId}`, other.access, 404);
+        await call('POST', `/api/incidents/${incidentId}/ack`, plain.access, 403, {});
+        await call('POST', `/api/incidents/${incidentId}/ack`, alice, 400, { note: 42 });
+        await call('POST', `/api/incidents/${incidentId}/ack`, alice, 200, { note: 'Restarting the node' });
+        await call('POST', `/api/incidents/${incidentId}/ack`, alice, 409, {});
+        await call('POST', `/api/incidents/${incidentId}/notes`, alice, 201, { note: 'Disk was full' });
+        await call('POST', `/api/incidents/${incidentId}/notes`, alice, 400, {});
+        await call('POST', `/api/incidents/${incidentId}/notes`, other.access, 404, { note: 'x' });
+        const timeline = (await call('GET', `/api/incidents/${incidentId}`, alice, 200)).json().timeline;
+        expect(timeline.map((e: { kind: string; channel_name?: string }) => [e.kind, e.channel_name])).toEqual([
+            ['acknowledged', undefined],
+            ['acknowledged', 'Hook'],
+            ['note', undefined],
+        ]);
 
         // Deletes last.
         await call('DELETE', `/api/notification-channels/${ch}`, alice, 200);
