@@ -337,10 +337,13 @@ const customMethods: CustomMethods = {
     },
 };
 
-export const dataProvider: NodeMonitorDataProvider = withLifecycleCallbacks({ ...baseProvider, ...customMethods, ...historyMethods }, [
-    // The API refuses fields it does not take: what react-admin read (nested refs, dates) is not sent back.
-    { resource: '*', beforeSave: async (data, _provider, resource) => toBody(resource, data) },
-]);
+export const dataProvider: NodeMonitorDataProvider = withLifecycleCallbacks(
+    { ...baseProvider, ...customMethods, ...historyMethods },
+    [
+        // The API refuses fields it does not take: what react-admin read (nested refs, dates) is not sent back.
+        { resource: '*', beforeSave: async (data, _provider, resource) => toBody(resource, data) },
+    ]
+);
 
 /** `useDataProvider()` typed with the custom methods. */
 export const useNodeMonitorDataProvider = () => useDataProvider<NodeMonitorDataProvider>();
