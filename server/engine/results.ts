@@ -12,7 +12,7 @@ import { type HistoryBuffer, writeHistory } from '../history/buffer';
 import type { CheckSample } from '../history/rollup';
 import type { DiskSample } from '../history/buffer';
 import type { MonitorTarget } from './targets';
-import type { AlertState, Transition } from './transitions';
+import type { AlertState, Notification, Transition } from './transitions';
 import { eq, and } from 'drizzle-orm';
 
 /** What the engine remembers of a monitor between checks; stored as JSON in monitor_states. */
@@ -68,7 +68,7 @@ export class ResultWriter {
     record(r: CheckRecord): void {
         this.latest.set(r.target.id, r);
         if (this.history && r.history) this.history.record(r.history.sample, r.history.disk);
-        if (r.transition.notification || r.transition.change) {
+        if (r.transition.notification || r.transition.held || r.transition.change) {
             this.transitions.push(r);
             this.alertChanged.add(r.target.id);
         }
@@ -201,7 +201,7 @@ async function writeTransitions(db: Db, records: CheckRecord[]): Promise<void> {
             : []
     );
     if (audits.length) await db.insert(auditEntries).values(audits);
-    const notifying = records.filter((r) => r.transition.notification);
+    const notifying = records.filter((r) => r.transition.notification || r.transition.held);
     if (notifying.length === 0) return;
     const configIds = [...new Set(notifying.map((r) => r.target.configuration.id))];
     const links = await db
@@ -219,16 +219,17 @@ async function writeTransitions(db: Db, records: CheckRecord[]): Promise<void> {
         .where(
             and(inArray(configurationChannels.configurationId, configIds), eq(notificationChannels.isEnabled, true))
         );
-    const built = notifying.flatMap((r) => {
-        const n = r.transition.notification;
-        if (!n) return [];
+    const build = (r: CheckRecord, n: Notification) => {
         const at = r.checkedAt.getTime();
-        return [{ r, n, at, record: toRecord(r.target, n, at) }];
-    });
-    // Incidents (server/incidents): opened, added to and closed with these rows; says which links each may go to.
+        return { r, n, at, record: toRecord(r.target, n, at) };
+    };
+    const built = notifying.flatMap((r) => (r.transition.notification ? [build(r, r.transition.notification)] : []));
+    const held = notifying.flatMap((r) => (r.transition.held ? [build(r, r.transition.held)] : []));
+    // Incidents (server/incidents): opened, added to and closed with these rows (and with what a silence held
+    // back); says which links each may go to.
     const gate = await recordIncidents(
         db,
-        built.map((b) => ({ target: b.r.target, notification: b.n, record: b.record, at: b.r.checkedAt }))
+        [...built, ...held].map((b) => ({ target: b.r.target, notification: b.n, record: b.record, at: b.r.checkedAt }))
     );
     const rows = built.flatMap(({ r, n, at, record }) => {
         const text = formatNotification(r.target, n, at);

@@ -92,6 +92,11 @@ export interface Transition {
     notification: Notification | null;
     /** A sentence for the audit trail when the alert state or health level changed, else null. */
     change: string | null;
+    /**
+     * What a silence kept from the channels (server/silences/hush.ts): not sent, but the incident it opens, adds to
+     * or closes is still recorded, so an outage inside a silence is an incident from the moment it began.
+     */
+    held?: Notification;
 }
 
 export const INITIAL_ALERT_STATE: AlertState = {

@@ -71,7 +71,8 @@ function holdBack(prev: AlertState, next: Transition, cover: Cover): Transition 
         : changed && h
           ? `Messages held back: ${coverNote(cover)}`
           : null;
-    return { ...next, state: withHush(next.state, h), notification: n ? null : next.notification, change };
+    const held = n ? { held: n } : {};
+    return { ...next, ...held, state: withHush(next.state, h), notification: n ? null : next.notification, change };
 }
 
 function release(
@@ -86,7 +87,7 @@ function release(
     if (n) {
         if (isRecovery(n) && !before.announced) {
             const change = next.change && `${next.change} (after a silence: nothing sent)`;
-            return { ...next, state, notification: null, change };
+            return { ...next, state, notification: null, held: n, change };
         }
         return { ...next, state };
     }

@@ -1,5 +1,5 @@
 import { and, eq, like } from 'drizzle-orm';
-import { auditEntries, monitors } from '../../../server/db/schema';
+import { auditEntries, incidents, monitors } from '../../../server/db/schema';
 import { createSilence, endSilence } from '../../../server/silences/silences';
 import { createWindow, deleteWindow } from '../../../server/silences/windows';
 import type { ChainSim } from '../../../tools/chain-sim';
@@ -74,6 +74,9 @@ async function node(name: string, chat: string) {
     return { ...seeded, companyId, sim, row, kinds, checks };
 }
 
+const incidentsOf = (monitorId: number) =>
+    t.app.ctx.db.select().from(incidents).where(eq(incidents.monitorId, monitorId));
+
 /** Lets the engine flush and the outbox make a pass: anything queued would have been sent by then. */
 const quiet = () => pause(1500);
 
@@ -96,6 +99,9 @@ it('a halt inside a silence sends nothing; still down when it ends → one alert
         .from(auditEntries)
         .where(and(eq(auditEntries.monitorId, n.monitorId), like(auditEntries.message, '%Entered Error%')));
     expect(audited[0]?.message).toMatch(/held back: silenced until .* UTC: Rebuilding the node/);
+    // The outage is an incident from the moment it began, though nobody was told yet.
+    const opened = await incidentsOf(n.monitorId);
+    expect(opened.map((i) => i.status)).toEqual(['open']);
 
     await endSilence(t.app.ctx, n.companyId, silence.id, 'alice');
     await waitFor('the alert after the silence', () => n.kinds().length >= 1);
@@ -103,6 +109,8 @@ it('a halt inside a silence sends nothing; still down when it ends → one alert
     await quiet();
     expect(n.kinds()).toEqual(['ALERT']);
     expect(telegram.sent.find((m) => m.chat_id === '-2001')?.text).toContain('Still in Error as the silence ended');
+    // The alert after the silence belongs to that same incident.
+    expect((await incidentsOf(n.monitorId)).map((i) => i.id)).toEqual(opened.map((i) => i.id));
 
     n.sim.control.resume(0);
     await waitFor('the recovery', () => n.kinds().length >= 2);
@@ -125,6 +133,8 @@ it('a node that recovers during the silence sends nothing, during it or after', 
     await n.checks(2);
     await quiet();
     expect(n.kinds()).toEqual([]);
+    // Nobody was told, but the outage is on record: one incident, opened and closed during the silence.
+    expect((await incidentsOf(n.monitorId)).map((i) => i.status)).toEqual(['closed']);
 });
 
 it('a maintenance window holds alerts the same way, and one alert comes when it closes', {
