@@ -19,9 +19,20 @@ const ORPHANS_EVERY_MS = 60_000;
  * later reminders and recovery, record.ts). Everything it decides is read from the database at each sweep, so a
  * restart neither forgets an escalation that fell due while it was down nor sends one twice. Returns how many it sent.
  */
-export async function escalateDue(db: Db, nowMs: number): Promise<number> {
+export async function escalateDue(
+    db: Db,
+    nowMs: number,
+    /** Whether a silence or maintenance window covers the incident's monitor now: its escalation waits until it ends. */
+    silenced: (i: { monitorId: number; serverId: number | null; configurationId: number }) => boolean = () => false
+): Promise<number> {
     const due = await db
-        .select({ incidentId: incidents.id, channelId: configurationChannels.notificationChannelId })
+        .select({
+            incidentId: incidents.id,
+            channelId: configurationChannels.notificationChannelId,
+            monitorId: incidents.monitorId,
+            serverId: incidents.serverId,
+            configurationId: incidents.configurationId,
+        })
         .from(incidents)
         .innerJoin(configurationChannels, eq(configurationChannels.configurationId, incidents.configurationId))
         .innerJoin(notificationChannels, eq(notificationChannels.id, configurationChannels.notificationChannelId))
@@ -45,9 +56,10 @@ export async function escalateDue(db: Db, nowMs: number): Promise<number> {
                 )
             )
         )
-        .limit(100);
+        .limit(1000);
     let sent = 0;
-    for (const { incidentId, channelId } of due) {
+    for (const { incidentId, channelId, monitorId, serverId, configurationId } of due) {
+        if (monitorId !== null && silenced({ monitorId, serverId, configurationId })) continue;
         sent += await db.transaction(async (txRaw) => {
             const tx = txRaw as unknown as Db;
             // Read again in the transaction (locked on PostgreSQL): an acknowledgement or recovery may have come first.
@@ -159,7 +171,14 @@ export class IncidentSweeper {
         const db = this.ctx.db;
         const now = Date.now();
         try {
-            const escalated = await escalateDue(db, now);
+            const escalated = await escalateDue(db, now, (i) =>
+                Boolean(
+                    this.ctx.silences.coverOf(
+                        { id: i.monitorId, serverId: i.serverId, configurationId: i.configurationId },
+                        now
+                    )
+                )
+            );
             if (escalated) this.log.info(`Escalated ${escalated} unacknowledged incident notifications`);
             if (now - this.orphansAt >= ORPHANS_EVERY_MS) {
                 this.orphansAt = now;

@@ -202,3 +202,16 @@ it('deletes incidents closed longer ago than the retention, keeping the rest', a
     expect(await incident(old)).toBeUndefined();
     expect(await incident('a1a1a1a1-0000-4000-8000-000000000001')).toBeDefined();
 });
+
+it('a silenced incident escalates only once its silence is over', async () => {
+    const id = 'a1a1a1a1-0000-4000-8000-000000000009';
+    const since = t0 + 1000 * MIN;
+    await step(new ResultWriter(t.app.ctx.db, t.app.log), since, 'alert', id, since);
+    let covered = true;
+    const silenced = (i: { monitorId: number }) => covered && i.monitorId === target.id;
+    expect(await escalateDue(t.app.ctx.db, since + 20 * MIN, silenced)).toBe(0);
+    expect(await queued(id)).toEqual(['alert→telegram']);
+    covered = false;
+    expect(await escalateDue(t.app.ctx.db, since + 21 * MIN, silenced)).toBe(1);
+    expect(await queued(id)).toEqual(['alert→telegram', 'alert→pagerduty']);
+});
