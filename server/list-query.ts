@@ -149,7 +149,8 @@ export const textFilter =
     };
 
 const toId = (v: unknown) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v);
-const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+// Ids are PostgreSQL integers: a larger number would fail in the database as a 500 rather than a 400 here.
+const isId = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= 2_147_483_647;
 
 /** One id or, as react-admin's getMany sends them, a list of ids. */
 export const idFilter =

@@ -100,6 +100,11 @@ describe.each([
         }
         const badId = await list(url, { filter: { id: 'x' } });
         expect([badId.statusCode, Object.keys(badId.json().errors)]).toEqual([400, ['id']]);
+        // Beyond PostgreSQL's integer: refused here, not a 500 from the database.
+        const hugeId = await list(url, { filter: { id: 99_999_999_999 } });
+        expect([hugeId.statusCode, Object.keys(hugeId.json().errors)]).toEqual([400, ['id']]);
+        const audit = await list('/api/audit/latest', { filter: { monitor_id: 99_999_999_999 } });
+        expect([audit.statusCode, Object.keys(audit.json().errors)]).toEqual([400, ['monitor_id']]);
     });
 
     it("fetches react-admin's getMany ids, only the caller's", async () => {
