@@ -91,7 +91,7 @@ describe('building a configuration in the browser', () => {
     it("edits a monitor's settings", async () => {
         const monitors = page.getByRole('table', { name: 'Monitors' });
         await monitors.getByRole('button', { name: /^Edit monitor .*disk/i }).click();
-        const threshold = dialog().getByRole('spinbutton', { name: /Threshold/ });
+        const threshold = dialog().getByRole('spinbutton', { name: 'Threshold (%)' });
         expect(await threshold.inputValue()).toBe('80');
         await threshold.fill('90');
         await dialog().getByRole('button', { name: 'Save' }).click();

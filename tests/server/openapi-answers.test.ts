@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { incidents, monitors } from '../../server/db/schema';
+import { HistoryBuffer, writeHistory } from '../../server/history/buffer';
 import { toRecord } from '../../server/notify/record';
 import { startReceiver, type Receiver } from '../support/fake-receivers';
 import { createWorld, type World } from './config-fixtures';
@@ -48,7 +49,7 @@ afterAll(async () => {
 });
 
 describe('OpenAPI document against real answers', () => {
-    // About 150 requests, one after the other: a few seconds alone, more on a busy CI machine.
+    // About 180 requests, one after the other: a few seconds alone, more on a busy CI machine.
     it('every route answers as documented, successes and errors alike, and no answer loses a field', {
         timeout: 90_000,
     }, async () => {
@@ -132,6 +133,44 @@ describe('OpenAPI document against real answers', () => {
         for (const path of ['', '/storage', `/${srv}`, `/${srv}/monitors`, `/${srv}/services`]) {
             await call('GET', `/api/servers${path}`, alice, 200);
         }
+
+        // History: a paged list, then checks and disk readings written through the engine's own flush path.
+        await call('GET', '/api/monitors?range=[0,9]&sort=["name","ASC"]', alice, 200);
+        await call('GET', '/api/monitors?range=x', alice, 400);
+        const diskMon = (
+            await call('POST', '/api/monitors', alice, 201, { ...monBody, name: 'disk', type: 'nodeExporterDiskSpace' })
+        ).json().id;
+        const history = new HistoryBuffer();
+        for (let i = 0; i < 30; i++) {
+            const t = Date.now() - (30 - i) * 60_000;
+            const level = i >= 10 && i < 15 ? 'error' : 'ok';
+            history.record({ monitorId: mon, t, level, latencyMs: 100 + i, value: 1000 + i, message: null });
+            history.record(
+                { monitorId: diskMon, t, level: 'ok', latencyMs: 5, value: null, message: null },
+                { serverId: srv, t, filesystems: [{ mountpoint: '/', usedPercent: 40 + i / 10 }] }
+            );
+        }
+        await writeHistory(w.t.app.ctx.db, history.take(true));
+        const hour = `from=${new Date(Date.now() - 3600_000).toISOString()}`;
+        await call('GET', `/api/monitors/${mon}/history`, alice, 200);
+        await call('GET', `/api/monitors/${mon}/history?${hour}&step=5m`, plain.access, 200);
+        await call('GET', `/api/monitors/${mon}/history?from=yesterday`, alice, 400);
+        await call('GET', `/api/monitors/${mon}/history?step=1s`, alice, 400);
+        await call('GET', `/api/monitors/${mon}/history`, other.access, 404);
+        await call('GET', `/api/monitors/${mon}/history.csv?${hour}`, alice, 200);
+        await call('GET', `/api/monitors/${mon}/history.csv?step=x`, alice, 400);
+        await call('GET', `/api/monitors/${mon}/history.csv`, other.access, 404);
+        await call('GET', `/api/monitors/${mon}/checks?limit=20`, alice, 200);
+        await call('GET', `/api/monitors/${mon}/checks?limit=0`, alice, 400);
+        await call('GET', `/api/monitors/${mon}/checks`, other.access, 404);
+        await call('GET', `/api/servers/${srv}/disk-history?${hour}`, alice, 200);
+        await call('GET', `/api/servers/${srv}/disk-history?to=x`, alice, 400);
+        await call('GET', `/api/servers/${srv}/disk-history`, other.access, 404);
+        await call('GET', '/api/uptime', alice, 200);
+        await call('GET', `/api/uptime?configuration_id=${cfg}`, plain.access, 200);
+        await call('GET', '/api/uptime?configuration_id=x', alice, 400);
+        await call('GET', `/api/uptime?configuration_id=${cfg}`, other.access, 404);
+        await call('DELETE', `/api/monitors/${diskMon}`, alice, 200);
 
         // Notification channels and their links.
         const chBody = {

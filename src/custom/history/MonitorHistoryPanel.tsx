@@ -17,7 +17,7 @@ import { useMonitorChecks, useMonitorHistory } from './useHistory';
 
 export interface MonitorHistoryPanelProps {
     monitor: Pick<Monitor, 'id' | 'type'>;
-    /** Incidents to mark on the charts (from the incidents API once it exists); none when absent. */
+    /** Incidents to mark on the charts (the monitor page passes the monitor's own); none when absent. */
     incidentSpans?: IncidentSpan[];
 }
 

@@ -13,6 +13,7 @@ import { OpenIncidentLink } from '../../resources/incidents/OpenIncidentLink';
 import { MonitorDeleteConfirm } from '../../resources/monitors/MonitorDeleteConfirm';
 import { AuditTable } from '../audit/AuditTable';
 import { MonitorHistoryPanel } from '../history/MonitorHistoryPanel';
+import { useIncidentSpans } from '../history/useIncidentSpans';
 import { LoadingScreen } from '../layout/LoadingScreen';
 import { REFRESH_MS } from '../network-status/metricsQuery';
 import { ActiveChip } from '../ui/ActiveChip';
@@ -50,6 +51,7 @@ export const MonitorPage = () => {
         { id: Number(id) },
         { retry: retryUnlessClientError, refetchInterval: REFRESH_MS }
     );
+    const incidentSpans = useIncidentSpans(Number(id));
 
     if (isPending) return <LoadingScreen />;
     if (!monitor) {
@@ -156,7 +158,7 @@ export const MonitorPage = () => {
                     </Card>
                 </Grid>
             </Grid>
-            <MonitorHistoryPanel monitor={monitor} />
+            <MonitorHistoryPanel monitor={monitor} incidentSpans={incidentSpans} />
             <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
                 History
             </Typography>

@@ -86,6 +86,32 @@ describe('monitor history', () => {
         expect(within(latency).getByText('Highest')).toBeInTheDocument();
     });
 
+    it("shades the monitor's own incidents on the charts, a closed and an open one", async () => {
+        const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+        const incident = (id: string, opened: number, closed: number | null) => ({
+            id,
+            status: closed === null ? 'open' : 'closed',
+            monitor_id: 7,
+            opened_at: ago(opened),
+            closed_at: closed === null ? null : ago(closed),
+        });
+        const { calls } = stubApi(
+            routes({
+                'GET /api/incidents': {
+                    body: { results: [incident('a', 120, 60), incident('b', 30, null)] },
+                    headers: { 'Content-Range': 'incidents 0-1/2' },
+                },
+            })
+        );
+        renderApp('/monitor/7');
+        const latency = await screen.findByRole('figure', { name: 'Latency (ms)' });
+        const bands = () =>
+            [...latency.querySelectorAll('rect')].filter((rect) => rect.getAttribute('opacity') === '0.18');
+        await waitFor(() => expect(bands()).toHaveLength(2));
+        const asked = calls.find((call) => call.path === '/api/incidents')?.url ?? '';
+        expect(JSON.parse(new URLSearchParams(asked.split('?')[1]).get('filter') ?? '{}')).toEqual({ monitor_id: 7 });
+    });
+
     it('asks for the range picked and links the CSV export of that range', async () => {
         const { calls } = stubApi(routes());
         const user = userEvent.setup();

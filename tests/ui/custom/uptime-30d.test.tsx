@@ -78,9 +78,10 @@ describe('30-day uptime beside monitors and configurations', () => {
             'GET /api/companies': { body: { results: [] } },
         });
         renderApp('/configurations');
-        const card = (await screen.findByRole('button', { name: `Open configuration ${config.name}` })) as HTMLElement;
+        // The card is a named article; its open button holds only the name.
+        const card = await screen.findByRole('article', { name: `Configuration ${config.name}` });
         expect(within(card).getByText('Uptime (30 d): 88.10%')).toBeInTheDocument();
-        const other = screen.getByRole('button', { name: 'Open configuration Hub main' });
+        const other = screen.getByRole('article', { name: 'Configuration Hub main' });
         expect(within(other).queryByText(/Uptime/)).not.toBeInTheDocument();
     });
 });
