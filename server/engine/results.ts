@@ -1,19 +1,17 @@
-import { inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import type { DatabaseHealth } from '../db/outage';
-import { auditEntries, configurationChannels, notificationChannels, outbox } from '../db/schema';
-import { formatNotification } from '../notify/format';
+import { auditEntries, outbox } from '../db/schema';
 import { routes } from '../notify/routing';
 import { toRecord } from '../notify/record';
+import { linksOf, outboxRows } from '../incidents/queue';
 import { recordIncidents } from '../incidents/record';
-import { summaryLine } from '../notify/summary';
 import { type HistoryBuffer, writeHistory } from '../history/buffer';
 import type { CheckSample } from '../history/rollup';
 import type { DiskSample } from '../history/buffer';
 import type { MonitorTarget } from './targets';
 import type { AlertState, Notification, Transition } from './transitions';
-import { eq, and } from 'drizzle-orm';
 
 /** What the engine remembers of a monitor between checks; stored as JSON in monitor_states. */
 export interface PersistedState {
@@ -204,21 +202,7 @@ async function writeTransitions(db: Db, records: CheckRecord[]): Promise<void> {
     const notifying = records.filter((r) => r.transition.notification || r.transition.held);
     if (notifying.length === 0) return;
     const configIds = [...new Set(notifying.map((r) => r.target.configuration.id))];
-    const links = await db
-        .select({
-            configurationId: configurationChannels.configurationId,
-            channelId: notificationChannels.id,
-            type: notificationChannels.type,
-            sendRecoveries: configurationChannels.sendRecoveries,
-            sendReminders: configurationChannels.sendReminders,
-            minSeverity: configurationChannels.minSeverity,
-            escalateAfterMinutes: configurationChannels.escalateAfterMinutes,
-        })
-        .from(configurationChannels)
-        .innerJoin(notificationChannels, eq(notificationChannels.id, configurationChannels.notificationChannelId))
-        .where(
-            and(inArray(configurationChannels.configurationId, configIds), eq(notificationChannels.isEnabled, true))
-        );
+    const links = await linksOf(db, configIds);
     const build = (r: CheckRecord, n: Notification) => {
         const at = r.checkedAt.getTime();
         return { r, n, at, record: toRecord(r.target, n, at) };
@@ -231,21 +215,13 @@ async function writeTransitions(db: Db, records: CheckRecord[]): Promise<void> {
         db,
         [...built, ...held].map((b) => ({ target: b.r.target, notification: b.n, record: b.record, at: b.r.checkedAt }))
     );
-    const rows = built.flatMap(({ r, n, at, record }) => {
-        const text = formatNotification(r.target, n, at);
-        const summary = summaryLine(r.target, n, at);
-        const payload = JSON.stringify(record);
-        return links
-            .filter((l) => l.configurationId === r.target.configuration.id && routes(l, record) && gate(n, l))
-            .map((l) => ({
-                channelId: l.channelId,
-                monitorId: r.target.id,
-                incidentId: n.incidentId,
-                kind: n.kind,
-                text,
-                summary,
-                payload,
-            }));
-    });
+    const rows = built.flatMap(({ r, n, record }) =>
+        outboxRows(
+            record,
+            links
+                .filter((l) => l.configurationId === r.target.configuration.id && routes(l, record) && gate(n, l))
+                .map((l) => l.channelId)
+        )
+    );
     if (rows.length) await db.insert(outbox).values(rows);
 }

@@ -79,7 +79,7 @@ export async function acknowledgeIncident(
         const opening = openingRecord(row.payload);
         if (opening) {
             const escalated = await escalatedChannels(tx, [id]);
-            const links = (await linksOf(tx, row.configurationId)).filter(
+            const links = (await linksOf(tx, [row.configurationId])).filter(
                 (l) => l.escalateAfterMinutes === null || escalated.has(`${id}/${l.channelId}`)
             );
             await queue(tx, { ...opening, kind: 'acknowledged', at: now, message: text }, links);

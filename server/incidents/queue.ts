@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { configurationChannels, notificationChannels, outbox } from '../db/schema';
 import { formatNotification } from '../notify/format';
@@ -12,10 +12,11 @@ export interface IncidentLink extends RoutedLink {
     escalateAfterMinutes: number | null;
 }
 
-/** The enabled channels linked to a configuration, with their routing. */
-export function linksOf(db: Db, configurationId: number): Promise<IncidentLink[]> {
+/** The enabled channels linked to these configurations, with their routing. */
+export function linksOf(db: Db, configurationIds: number[]): Promise<(IncidentLink & { configurationId: number })[]> {
     return db
         .select({
+            configurationId: configurationChannels.configurationId,
             channelId: notificationChannels.id,
             channelName: notificationChannels.name,
             type: notificationChannels.type,
@@ -27,7 +28,10 @@ export function linksOf(db: Db, configurationId: number): Promise<IncidentLink[]
         .from(configurationChannels)
         .innerJoin(notificationChannels, eq(notificationChannels.id, configurationChannels.notificationChannelId))
         .where(
-            and(eq(configurationChannels.configurationId, configurationId), eq(notificationChannels.isEnabled, true))
+            and(
+                inArray(configurationChannels.configurationId, configurationIds),
+                eq(notificationChannels.isEnabled, true)
+            )
         );
 }
 
@@ -39,21 +43,25 @@ export function openingRecord(payload: string): NotificationRecord | null {
 
 /** Queues `record` for each of `links` that takes it (routing.ts), as one outbox row per channel. */
 export async function queue(db: Db, record: NotificationRecord, links: IncidentLink[]): Promise<number[]> {
-    const taking = links.filter((l) => routes(l, record));
+    const taking = links.filter((l) => routes(l, record)).map((l) => l.channelId);
     if (taking.length === 0) return [];
+    await db.insert(outbox).values(outboxRows(record, taking));
+    return taking;
+}
+
+/** One outbox row per channel for `record`: its Telegram text, digest line and payload, rendered once. */
+export function outboxRows(record: NotificationRecord, channelIds: number[]): (typeof outbox.$inferInsert)[] {
+    if (channelIds.length === 0) return [];
     const text = formatNotification(record.subject, record, record.at);
     const summary = summaryLine(record.subject, record, record.at);
     const payload = JSON.stringify(record);
-    await db.insert(outbox).values(
-        taking.map((l) => ({
-            channelId: l.channelId,
-            monitorId: record.subject.id,
-            incidentId: record.incidentId,
-            kind: record.kind,
-            text,
-            summary,
-            payload,
-        }))
-    );
-    return taking.map((l) => l.channelId);
+    return channelIds.map((channelId) => ({
+        channelId,
+        monitorId: record.subject.id,
+        incidentId: record.incidentId,
+        kind: record.kind,
+        text,
+        summary,
+        payload,
+    }));
 }

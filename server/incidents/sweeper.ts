@@ -70,7 +70,7 @@ export async function escalateDue(
                     and(eq(incidents.id, incidentId), eq(incidents.status, 'open'), isNull(incidents.acknowledgedAt))
                 )
                 .for('update');
-            const link = row && (await linksOf(tx, row.configurationId)).find((l) => l.channelId === channelId);
+            const link = row && (await linksOf(tx, [row.configurationId])).find((l) => l.channelId === channelId);
             const opening = row && openingRecord(row.payload);
             if (!row || !link || link.escalateAfterMinutes === null || !opening) return 0;
             const waited = formatDuration(nowMs - row.openedAt.getTime());
