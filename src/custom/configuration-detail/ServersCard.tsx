@@ -1,31 +1,15 @@
 import AddIcon from '@mui/icons-material/Add';
-import DeleteIcon from '@mui/icons-material/Delete';
-import EditIcon from '@mui/icons-material/Edit';
-import VisibilityIcon from '@mui/icons-material/Visibility';
-import {
-    Button,
-    Card,
-    CardContent,
-    CardHeader,
-    IconButton,
-    Link,
-    Table,
-    TableBody,
-    TableCell,
-    TableHead,
-    TableRow,
-    Tooltip,
-    Typography,
-} from '@mui/material';
-import { useState } from 'react';
-import { useDelete, useNotify } from 'react-admin';
+import { Button, Card, CardContent, CardHeader, Link, Typography } from '@mui/material';
+import { DataTable } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 
 import type { Monitor, Server } from '../../../common/entities';
 import { HealthBadge } from '../../resources/monitors/HealthBadge';
 import { ServerDialog } from '../../resources/servers/ServerDialog';
 import { ActiveChip } from '../ui/ActiveChip';
-import { DeleteConfirm } from '../ui/DeleteConfirm';
+import { RowActions } from '../ui/RowActions';
+import { useConfirmedDelete } from '../ui/useConfirmedDelete';
+import { useRecordDialog } from '../ui/useSaveDialog';
 
 export interface ServersCardProps {
     configurationId: number;
@@ -42,31 +26,15 @@ const monitorsOf = (server: Server, monitors: Monitor[]) =>
 
 /** The configuration's servers: Name, Address, Status, Active and Actions (view, edit, delete). */
 export const ServersCard = ({ configurationId, servers, monitors, canWrite, onChanged }: ServersCardProps) => {
-    const notify = useNotify();
-    const [dialog, setDialog] = useState<{ open: boolean; server?: Server }>({ open: false });
-    const [toDelete, setToDelete] = useState<Server | null>(null);
-    const [deleteOne, { isPending: deleting }] = useDelete<Server>();
-
-    const confirmDelete = () => {
-        const server = toDelete;
-        setToDelete(null);
-        if (!server?.id) {
-            notify('Invalid server ID', { type: 'error' });
-            return;
-        }
-        deleteOne(
-            'servers',
-            { id: server.id, previousData: server },
-            {
-                mutationMode: 'pessimistic',
-                onSuccess: () => {
-                    notify('Server deleted successfully', { type: 'success' });
-                    onChanged();
-                },
-                onError: () => notify('Failed to delete server', { type: 'error' }),
-            }
-        );
-    };
+    const dialog = useRecordDialog<Server>();
+    const remove = useConfirmedDelete<Server>('servers', {
+        noun: 'server',
+        nameOf: (s) => s.name,
+        deleted: 'Server deleted successfully',
+        failed: () => 'Failed to delete server',
+        invalidId: 'Invalid server ID',
+        onDeleted: onChanged,
+    });
 
     return (
         <Card variant="outlined" sx={{ height: '100%' }}>
@@ -74,106 +42,85 @@ export const ServersCard = ({ configurationId, servers, monitors, canWrite, onCh
                 title="Servers"
                 action={
                     canWrite && (
-                        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDialog({ open: true })}>
+                        <Button variant="contained" startIcon={<AddIcon />} onClick={dialog.openAdd}>
                             Add Server
                         </Button>
                     )
                 }
             />
             <CardContent>
-                {servers.length === 0 ? (
-                    <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }}>
-                        No servers configured yet
-                    </Typography>
-                ) : (
-                    <Table size="small" aria-label="Servers">
-                        <TableHead>
-                            <TableRow>
-                                <TableCell>Name</TableCell>
-                                <TableCell>Address</TableCell>
-                                <TableCell>Status</TableCell>
-                                <TableCell>Active</TableCell>
-                                <TableCell align="right">Actions</TableCell>
-                            </TableRow>
-                        </TableHead>
-                        <TableBody>
-                            {servers.map((server) => (
-                                <TableRow key={server.id}>
-                                    <TableCell>
-                                        <Link component={RouterLink} to={`/servers/${server.id}`} underline="hover">
-                                            {server.name}
-                                        </Link>
-                                    </TableCell>
-                                    <TableCell>
-                                        <Link href={server.address} target="_blank" rel="noopener noreferrer">
-                                            {server.address}
-                                        </Link>
-                                    </TableCell>
-                                    <TableCell>
-                                        <HealthBadge monitors={monitorsOf(server, monitors)} />
-                                    </TableCell>
-                                    <TableCell>
-                                        <ActiveChip active={server.is_enabled} />
-                                    </TableCell>
-                                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                                        <Tooltip title="View">
-                                            <IconButton
-                                                size="small"
-                                                component={RouterLink}
-                                                to={`/servers/${server.id}`}
-                                                aria-label={`View server ${server.name}`}
-                                            >
-                                                <VisibilityIcon fontSize="small" />
-                                            </IconButton>
-                                        </Tooltip>
-                                        {canWrite && (
-                                            <>
-                                                <Tooltip title="Edit">
-                                                    <IconButton
-                                                        size="small"
-                                                        aria-label={`Edit server ${server.name}`}
-                                                        onClick={() => setDialog({ open: true, server })}
-                                                    >
-                                                        <EditIcon fontSize="small" />
-                                                    </IconButton>
-                                                </Tooltip>
-                                                <Tooltip title="Delete">
-                                                    <IconButton
-                                                        size="small"
-                                                        color="error"
-                                                        aria-label={`Delete server ${server.name}`}
-                                                        onClick={() => setToDelete(server)}
-                                                    >
-                                                        <DeleteIcon fontSize="small" />
-                                                    </IconButton>
-                                                </Tooltip>
-                                            </>
-                                        )}
-                                    </TableCell>
-                                </TableRow>
-                            ))}
-                        </TableBody>
-                    </Table>
-                )}
+                <DataTable<Server>
+                    resource="servers"
+                    data={servers}
+                    total={servers.length}
+                    isPending={false}
+                    size="small"
+                    aria-label="Servers"
+                    rowClick={false}
+                    bulkActionButtons={false}
+                    empty={
+                        <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }}>
+                            No servers configured yet
+                        </Typography>
+                    }
+                >
+                    <DataTable.Col
+                        source="name"
+                        label="Name"
+                        disableSort
+                        render={(server: Server) => (
+                            <Link component={RouterLink} to={`/servers/${server.id}`} underline="hover">
+                                {server.name}
+                            </Link>
+                        )}
+                    />
+                    <DataTable.Col
+                        source="address"
+                        label="Address"
+                        disableSort
+                        render={(server: Server) => (
+                            <Link href={server.address} target="_blank" rel="noopener noreferrer">
+                                {server.address}
+                            </Link>
+                        )}
+                    />
+                    <DataTable.Col
+                        label="Status"
+                        render={(server: Server) => <HealthBadge monitors={monitorsOf(server, monitors)} />}
+                    />
+                    <DataTable.Col
+                        source="is_enabled"
+                        label="Active"
+                        disableSort
+                        render={(server: Server) => <ActiveChip active={server.is_enabled} />}
+                    />
+                    <DataTable.Col
+                        label="Actions"
+                        align="right"
+                        render={(server: Server) => (
+                            <RowActions
+                                noun="server"
+                                name={server.name}
+                                viewTo={`/servers/${server.id}`}
+                                onEdit={canWrite ? () => dialog.openEdit(server) : undefined}
+                                onDelete={canWrite ? () => remove.ask(server) : undefined}
+                            />
+                        )}
+                    />
+                </DataTable>
             </CardContent>
             {canWrite && (
                 <>
                     <ServerDialog
                         open={dialog.open}
                         configurationId={configurationId}
-                        record={dialog.server}
+                        record={dialog.record ?? undefined}
                         onClose={(saved) => {
-                            setDialog({ open: false });
+                            dialog.close();
                             if (saved) onChanged();
                         }}
                     />
-                    <DeleteConfirm
-                        noun="server"
-                        name={toDelete?.name ?? null}
-                        loading={deleting}
-                        onConfirm={confirmDelete}
-                        onClose={() => setToDelete(null)}
-                    />
+                    {remove.confirm}
                 </>
             )}
         </Card>

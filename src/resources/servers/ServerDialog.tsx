@@ -1,8 +1,8 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
-import { BooleanInput, Form, SaveButton, TextInput, useCreate, useNotify, useUpdate } from 'react-admin';
+import { BooleanInput, Form, SaveButton, TextInput } from 'react-admin';
 
 import type { Server } from '../../../common/entities';
-import { withServerMessage } from '../../custom/ui/format';
+import { useSaveDialog } from '../../custom/ui/useSaveDialog';
 
 export interface ServerDialogProps {
     open: boolean;
@@ -21,34 +21,16 @@ export const toServerBody = (values: Partial<Server>, configurationId: number) =
     configuration_id: configurationId,
 });
 
+const TEXTS = {
+    added: 'Added server successfully!',
+    edited: 'Edited server successfully!',
+    addFailed: 'Failed to add server.',
+    editFailed: 'Failed to edit server.',
+};
+
 /** Add/Edit Server: Name, Address and Is Enabled (default on). Name and address are free text (spec §5). */
 export function ServerDialog({ open, onClose, configurationId, record }: ServerDialogProps) {
-    const notify = useNotify();
-    const [create] = useCreate<Server>();
-    const [update] = useUpdate<Server>();
-    const editing = !!record;
-
-    const submit = async (values: Record<string, unknown>) => {
-        const data = toServerBody(values as Partial<Server>, configurationId);
-        try {
-            if (record) {
-                await update(
-                    'servers',
-                    { id: record.id, data, previousData: record },
-                    { mutationMode: 'pessimistic', returnPromise: true }
-                );
-            } else {
-                await create('servers', { data }, { returnPromise: true });
-            }
-            notify(editing ? 'Edited server successfully!' : 'Added server successfully!', { type: 'success' });
-            onClose(true);
-        } catch (error) {
-            notify(withServerMessage(editing ? 'Failed to edit server.' : 'Failed to add server.', error), {
-                type: 'error',
-            });
-            return (error as { body?: { errors?: Record<string, string> } }).body?.errors;
-        }
-    };
+    const { save, editing } = useSaveDialog<Server>('servers', record, TEXTS, () => onClose(true));
 
     return (
         <Dialog
@@ -62,7 +44,9 @@ export function ServerDialog({ open, onClose, configurationId, record }: ServerD
                 disableInvalidFormNotification
                 key={record?.id ?? 'new'}
                 record={record ?? { name: '', address: '', is_enabled: true }}
-                onSubmit={submit}
+                onSubmit={(values: Record<string, unknown>) =>
+                    save(toServerBody(values as Partial<Server>, configurationId))
+                }
                 resource="servers"
             >
                 <DialogTitle id="server-dialog-title">{editing ? 'Edit Server' : 'Add Server'}</DialogTitle>
