@@ -62,6 +62,7 @@ beforeAll(async () => {
         `/monitor/${monitor.id}`,
         '/network-status',
         '/audit',
+        '/incidents',
         '/notification-channels',
         '/companies',
         `/companies/${company.id}`,
