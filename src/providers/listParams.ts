@@ -1,5 +1,7 @@
 import type { GetListParams } from 'react-admin';
 
+import type { HttpResponse } from './httpClient';
+
 /** The records of a list answer: a bare array or `{results: []}`. */
 export function listRecords<T = unknown>(json: unknown): T[] {
     if (Array.isArray(json)) return json as T[];
@@ -65,4 +67,37 @@ export function applyListParams<T extends Record<string, unknown>>(
         rows = rows.slice(start, start + page.perPage);
     }
     return { data: rows, total };
+}
+
+const LIST_PARAMS = ['sort', 'range', 'filter'];
+
+/**
+ * A GET list answer without `Content-Range` (a server or endpoint that answers the whole array): sorted, filtered
+ * and paged here by the request's own parameters, with the `Content-Range` the server would have sent.
+ */
+export function pageLocally(url: string, response: HttpResponse): HttpResponse {
+    const json = response.json;
+    const isList = Array.isArray(json) || (json !== null && typeof json === 'object' && 'results' in json);
+    if (!isList) return response;
+    const query = new URLSearchParams(url.split('?')[1] ?? '');
+    if (response.headers.has('Content-Range') || !LIST_PARAMS.some((p) => query.has(p))) {
+        return { ...response, json: listRecords(json) };
+    }
+    const read = <T>(name: string): T | undefined => {
+        const value = query.get(name);
+        return value === null ? undefined : (JSON.parse(value) as T);
+    };
+    const sort = read<[string, 'ASC' | 'DESC']>('sort');
+    const range = read<[number, number]>('range');
+    const params: Partial<GetListParams> = {
+        filter: read<Record<string, unknown>>('filter') ?? {},
+        ...(sort ? { sort: { field: sort[0], order: sort[1] } } : {}),
+        ...(range ? { pagination: { page: 1, perPage: 0 } } : {}),
+    };
+    const { data, total } = applyListParams(listRecords<Record<string, unknown>>(json), params);
+    const [first, last] = range ?? [0, total - 1];
+    const page = data.slice(first, last + 1);
+    const headers = new Headers(response.headers);
+    headers.set('Content-Range', `items ${first}-${first + Math.max(page.length - 1, 0)}/${total}`);
+    return { ...response, headers, json: page };
 }

@@ -18,7 +18,8 @@ import type { Identifier } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 
 import type { AuditEntry } from '../../../common/entities';
-import { type AuditTextFilter, useNodeMonitorDataProvider } from '../../providers/dataProvider';
+import type { AuditTextFilter } from '../../providers/customMethods';
+import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 import { REFRESH_MS } from '../network-status/metricsQuery';
 import { formatDateTime } from '../ui/format';
 

@@ -24,7 +24,8 @@ import { useDelete, useNotify } from 'react-admin';
 import type { Server, Service } from '../../../common/entities';
 import { ServiceDialog } from '../../resources/services/ServiceDialog';
 import { ServiceTestDialog } from '../../resources/services/ServiceTestDialog';
-import { type ServiceDependents, useNodeMonitorDataProvider } from '../../providers/dataProvider';
+import type { ServiceDependents } from '../../providers/customMethods';
+import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 import { DeleteConfirm } from '../ui/DeleteConfirm';
 
 export const SERVICE_DELETED = 'Service deleted successfully';

@@ -1,4 +1,5 @@
-import { dataProvider, toBody } from '../../../src/providers/dataProvider';
+import { toBody } from '../../../src/providers/bodies';
+import { dataProvider } from '../../../src/providers/dataProvider';
 import { storeSession, stubApi } from '../fakeApi';
 
 const companies = [

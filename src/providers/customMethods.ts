@@ -1,0 +1,188 @@
+import type { IncidentStats } from '../../common/incidents';
+import type { Identifier } from 'react-admin';
+
+import type {
+    AuditEntry,
+    Chain,
+    ChannelLink,
+    LinkRouting,
+    Monitor,
+    NotificationChannel,
+    ServerMetrics,
+} from '../../common/entities';
+import type { ValidatorCard } from '../../common/validator-card';
+import { toBody } from './bodies';
+import type { HttpResponse, RequestOptions } from './httpClient';
+import { request } from './httpClient';
+import { listRecords } from './listParams';
+import { type LogEventCallback, logRealtime } from './logSocket';
+import { authRequest, getAccessToken } from './session';
+import { dataProvider } from './dataProvider';
+
+const id = (value: Identifier) => encodeURIComponent(String(value));
+
+async function getJson<T>(path: string, options?: RequestOptions): Promise<T> {
+    return (await authRequest<T>(path, options)).json as T;
+}
+
+async function getArray<T>(path: string): Promise<T[]> {
+    return listRecords<T>((await authRequest(path)).json);
+}
+
+export interface AuditPageParams {
+    /** 0-based index of the first entry. */
+    start: number;
+    /** 0-based index of the last entry (inclusive). */
+    end: number;
+    monitorId?: Identifier;
+    /** Parts of the configuration, server and monitor names and of the message (the audit page's filters). */
+    text?: AuditTextFilter;
+}
+
+export interface AuditTextFilter {
+    configuration?: string;
+    server?: string;
+    monitor?: string;
+    q?: string;
+}
+
+/** The dashboard's Storage Usage figure; `fullest` is null until a disk-space monitor has read a disk. */
+export interface StorageUsage {
+    fullest: {
+        server: { id: number; name: string };
+        mountpoint: string;
+        usedDiskSpacePercentage: number;
+        usedDiskSpace: number;
+        totalDiskSpace: number;
+        at: string;
+    } | null;
+}
+
+/** GET /health: `database` is present while the database fails (it cannot write, or does not answer). */
+export interface ServerHealth {
+    status: string;
+    message?: string;
+    database?: { status: 'failing'; message: string; since?: string };
+}
+
+export interface ServiceDependents {
+    removed: Pick<Monitor, 'id' | 'name' | 'type'>[];
+    losing_data_source: Pick<Monitor, 'id' | 'name' | 'type'>[];
+}
+
+export interface CustomMethods {
+    /** GET /health, public; resolves with the body of a 503 too (it says what fails). */
+    getHealth(): Promise<ServerHealth>;
+    getConfigurationChannels(configurationId: Identifier): Promise<ChannelLink[]>;
+    /** GET /configurations/{id}/validator: the Validator card's figures. */
+    getConfigurationValidator(configurationId: Identifier): Promise<ValidatorCard>;
+    addConfigurationChannel(configurationId: Identifier, channelId: Identifier): Promise<ChannelLink | null>;
+    removeConfigurationChannel(configurationId: Identifier, linkId: Identifier): Promise<void>;
+    /** PUT /configurations/{id}/notification-channels/{linkId}: the link's routing. */
+    updateConfigurationChannel(
+        configurationId: Identifier,
+        linkId: Identifier,
+        routing: LinkRouting
+    ): Promise<ChannelLink | null>;
+    getServerMetrics(serverId: Identifier): Promise<ServerMetrics>;
+    /** GET /services/{id}/test: the HTTP status (200 = success) with the API's `message`, which says why not. */
+    probeService(serviceId: Identifier): Promise<{ status: number; message: string | null }>;
+    /** GET /services/{id}/dependents: the monitors a delete removes, and those it leaves without a data source. */
+    getServiceDependents(serviceId: Identifier): Promise<ServiceDependents>;
+    getFailedMonitors(): Promise<Monitor[]>;
+    getWarningMonitors(): Promise<Monitor[]>;
+    /** GET /servers/storage: the fullest disk among the caller's servers, from the disk monitors' latest readings. */
+    getStorageUsage(): Promise<StorageUsage>;
+    /**
+     * POST /notification-channels/test; resolves to the server's `{message}`. Pass `id` for a saved channel so
+     * the server uses its stored bot token when the form still holds the masked one.
+     */
+    testNotificationChannel(
+        channel: Pick<NotificationChannel, 'name' | 'type' | 'configuration_object' | 'is_enabled'> &
+            Partial<Pick<NotificationChannel, 'id' | 'company_id'>>
+    ): Promise<unknown>;
+    /** One page of GET /audit/latest (newest first), optionally narrowed to one monitor; total from Content-Range. */
+    getAuditPage(params: AuditPageParams): Promise<{ data: AuditEntry[]; total: number }>;
+    /** Realtime (react-admin convention): the `logs` topic streams the server's log lines (see logSocket.ts). */
+    subscribe(topic: string, callback: LogEventCallback): Promise<{ data: null }>;
+    unsubscribe(topic: string, callback: LogEventCallback): Promise<{ data: null }>;
+    /** Chain names for the configuration form (GET /chains: the server's cached proxy of the chain directory). */
+    getChains(): Promise<Chain[]>;
+    /** GET /incidents/stats: MTTA and MTTR over the incidents the list's `filter` matches. */
+    getIncidentStats(filter: Record<string, unknown>): Promise<IncidentStats>;
+}
+
+/**
+ * Calls that are not CRUD on one resource (spec §7's other routes); components reach them through
+ * `useNodeMonitorDataProvider()`. A new one goes here, with its line in `CustomMethods` above.
+ */
+export const customMethods: CustomMethods = {
+    getConfigurationValidator: (configurationId) =>
+        getJson<ValidatorCard>(`/configurations/${id(configurationId)}/validator`),
+    getConfigurationChannels: (configurationId) =>
+        getArray<ChannelLink>(`/configurations/${id(configurationId)}/notification-channels`),
+    addConfigurationChannel: async (configurationId, channelId) =>
+        (
+            await authRequest<ChannelLink>(`/configurations/${id(configurationId)}/notification-channels`, {
+                method: 'POST',
+                body: { configuration_id: Number(configurationId), notification_channel_id: Number(channelId) },
+            })
+        ).json,
+    updateConfigurationChannel: async (configurationId, linkId, routing) =>
+        (
+            await authRequest<ChannelLink>(
+                `/configurations/${id(configurationId)}/notification-channels/${id(linkId)}`,
+                { method: 'PUT', body: routing }
+            )
+        ).json,
+    removeConfigurationChannel: async (configurationId, linkId) => {
+        await authRequest(`/configurations/${id(configurationId)}/notification-channels/${id(linkId)}`, {
+            method: 'DELETE',
+        });
+    },
+    getServerMetrics: (serverId) => getJson<ServerMetrics>(`/servers/${id(serverId)}/metrics`),
+    probeService: async (serviceId) => {
+        const response: HttpResponse = await request(`/services/${id(serviceId)}/test`, {
+            token: await getAccessToken(),
+        });
+        const json = response.json as { message?: unknown } | null;
+        const message = json && typeof json.message === 'string' && json.message !== '' ? json.message : null;
+        return { status: response.status, message };
+    },
+    getServiceDependents: (serviceId) => getJson<ServiceDependents>(`/services/${id(serviceId)}/dependents`),
+    getFailedMonitors: () => getArray<Monitor>('/monitors/failed'),
+    getStorageUsage: () => getJson<StorageUsage>('/servers/storage'),
+    getWarningMonitors: () => getArray<Monitor>('/monitors/warnings'),
+    testNotificationChannel: async (channel) =>
+        (
+            await authRequest('/notification-channels/test', {
+                method: 'POST',
+                body: {
+                    ...toBody('notification-channels', channel as unknown as Record<string, unknown>),
+                    ...(channel.id !== undefined ? { id: channel.id } : {}),
+                },
+            })
+        ).json,
+    getAuditPage: async ({ start, end, monitorId, text }) => {
+        const filter: Record<string, string | number> = {};
+        for (const [key, value] of Object.entries(text ?? {})) if (value?.trim()) filter[key] = value.trim();
+        if (monitorId !== undefined) filter.monitor_id = Number(monitorId);
+        const perPage = end - start + 1;
+        return dataProvider.getList<AuditEntry>('audit', {
+            pagination: { page: Math.floor(start / perPage) + 1, perPage },
+            sort: { field: 'id', order: 'DESC' },
+            filter,
+        }) as Promise<{ data: AuditEntry[]; total: number }>;
+    },
+    subscribe: logRealtime.subscribe,
+    unsubscribe: logRealtime.unsubscribe,
+    getHealth: async () => (await request<ServerHealth>('/health')).json ?? { status: 'unavailable' },
+    getIncidentStats: (filter) => getJson('/incidents/stats', { query: { filter: JSON.stringify(filter) } }),
+    getChains: async () => {
+        const json = (await authRequest('/chains')).json;
+        if (json && typeof json === 'object' && 'chains' in json && Array.isArray(json.chains)) {
+            return json.chains as Chain[];
+        }
+        return listRecords<Chain>(json);
+    },
+};
