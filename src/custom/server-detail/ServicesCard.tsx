@@ -1,7 +1,8 @@
 import AddIcon from '@mui/icons-material/Add';
 import NetworkCheckIcon from '@mui/icons-material/NetworkCheck';
 import { Button, Card, CardContent, CardHeader, Chip, Link, Typography } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { DataTable } from 'react-admin';
 
 import type { Server, Service } from '../../../common/entities';
@@ -132,24 +133,17 @@ export const ServicesCard = ({ server, services, canWrite, onChanged }: Services
     );
 };
 
-/** What deleting the service would take along, read from the API while the confirmation is open. */
-function useDependents(service: Service): ServiceDependents | null {
+/** What deleting the service would take along, read from the API each time the confirmation opens. */
+const useDependents = (service: Service): ServiceDependents | undefined => {
     const dataProvider = useNodeMonitorDataProvider();
-    const [dependents, setDependents] = useState<ServiceDependents | null>(null);
-    useEffect(() => {
-        setDependents(null);
-        let current = true;
-        dataProvider
-            .getServiceDependents(service.id)
-            .then((d) => current && setDependents(d))
-            // Without the list the question still stands; the delete itself reports any failure.
-            .catch(() => undefined);
-        return () => {
-            current = false;
-        };
-    }, [dataProvider, service]);
-    return dependents;
-}
+    return useQuery({
+        queryKey: ['nodeMonitor', 'serviceDependents', service.id],
+        queryFn: () => dataProvider.getServiceDependents(service.id),
+        // Without the list the question still stands; the delete itself reports any failure.
+        retry: false,
+        gcTime: 0,
+    }).data;
+};
 
 const names = (monitors: { name: string }[]) => monitors.map((m) => `"${m.name}"`).join(', ');
 
