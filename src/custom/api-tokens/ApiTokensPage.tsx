@@ -1,4 +1,3 @@
-import DeleteIcon from '@mui/icons-material/Delete';
 import {
     Alert,
     Box,
@@ -7,20 +6,17 @@ import {
     DialogActions,
     DialogContent,
     DialogTitle,
-    IconButton,
     MenuItem,
-    Table,
-    TableBody,
-    TableCell,
-    TableHead,
-    TableRow,
     TextField,
     Typography,
 } from '@mui/material';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Title, useNotify } from 'react-admin';
+import { DataTable, Title, useNotify } from 'react-admin';
 
+import { fieldErrors } from '../ui/useSaveDialog';
 import { withServerMessage } from '../ui/format';
+import { RowActions } from '../ui/RowActions';
 import { authRequest } from '../../providers/session';
 
 interface ApiToken {
@@ -33,7 +29,7 @@ interface ApiToken {
 }
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
-const fieldErrors = (error: unknown) => (error as { body?: { errors?: Record<string, string> } }).body?.errors ?? {};
+const EMPTY_FORM = { name: '', scope: 'read', expires_at: '' };
 
 /**
  * /api-tokens: the signed-in user's API tokens for scripts (`Authorization: Bearer nmt_…`). A new token's secret is
@@ -41,52 +37,53 @@ const fieldErrors = (error: unknown) => (error as { body?: { errors?: Record<str
  */
 export const ApiTokensPage = () => {
     const notify = useNotify();
-    const [tokens, setTokens] = useState<ApiToken[] | null>(null);
     const [adding, setAdding] = useState(false);
-    const [form, setForm] = useState({ name: '', scope: 'read', expires_at: '' });
+    const [form, setForm] = useState(EMPTY_FORM);
     const [errors, setErrors] = useState<Record<string, string>>({});
     const [secret, setSecret] = useState<string | null>(null);
 
-    const [version, setVersion] = useState(0);
-    const load = () => setVersion((v) => v + 1);
+    const list = useQuery({
+        queryKey: ['nodeMonitor', 'apiTokens'],
+        queryFn: async () => (await authRequest<ApiToken[]>('/tokens')).json ?? [],
+        retry: false,
+    });
     useEffect(() => {
-        void version;
-        authRequest<ApiToken[]>('/tokens')
-            .then((res) => setTokens(res.json ?? []))
-            .catch((error: unknown) => {
-                notify(withServerMessage('Failed to load API tokens', error), { type: 'error' });
-                setTokens([]);
-            });
-    }, [version, notify]);
+        if (list.error) notify(withServerMessage('Failed to load API tokens', list.error), { type: 'error' });
+    }, [list.error, notify]);
+    // A list that failed to load reads as empty, under the toast.
+    const tokens = list.isError ? [] : list.data;
 
-    const create = async () => {
-        setErrors({});
-        try {
-            const body = {
-                name: form.name,
-                scope: form.scope,
-                ...(form.expires_at ? { expires_at: new Date(form.expires_at).toISOString() } : {}),
-            };
-            const res = await authRequest<{ token: string }>('/tokens', { method: 'POST', body });
+    const create = useMutation({
+        mutationFn: () =>
+            authRequest<{ token: string }>('/tokens', {
+                method: 'POST',
+                body: {
+                    name: form.name,
+                    scope: form.scope,
+                    ...(form.expires_at ? { expires_at: new Date(form.expires_at).toISOString() } : {}),
+                },
+            }),
+        onMutate: () => setErrors({}),
+        onSuccess: (res) => {
             setAdding(false);
-            setForm({ name: '', scope: 'read', expires_at: '' });
+            setForm(EMPTY_FORM);
             setSecret(res.json?.token ?? null);
-            load();
-        } catch (error) {
-            setErrors(fieldErrors(error));
+            void list.refetch();
+        },
+        onError: (error) => {
+            setErrors(fieldErrors(error) ?? {});
             notify(withServerMessage('Failed to create API token', error), { type: 'error' });
-        }
-    };
+        },
+    });
 
-    const remove = async (token: ApiToken) => {
-        try {
-            await authRequest(`/tokens/${token.id}`, { method: 'DELETE' });
+    const remove = useMutation({
+        mutationFn: (token: ApiToken) => authRequest(`/tokens/${token.id}`, { method: 'DELETE' }),
+        onSuccess: (_, token) => {
             notify(`API token "${token.name}" deleted`, { type: 'success' });
-            load();
-        } catch (error) {
-            notify(withServerMessage('Failed to delete API token', error), { type: 'error' });
-        }
-    };
+            void list.refetch();
+        },
+        onError: (error) => notify(withServerMessage('Failed to delete API token', error), { type: 'error' }),
+    });
 
     return (
         <Box>
@@ -110,37 +107,29 @@ export const ApiTokensPage = () => {
             {tokens?.length === 0 && <Typography>No API tokens yet</Typography>}
             {tokens && tokens.length > 0 && (
                 <Box sx={{ overflowX: 'auto' }}>
-                    <Table size="small">
-                        <TableHead>
-                            <TableRow>
-                                <TableCell>Name</TableCell>
-                                <TableCell>Scope</TableCell>
-                                <TableCell>Expires</TableCell>
-                                <TableCell>Last used</TableCell>
-                                <TableCell>Created</TableCell>
-                                <TableCell />
-                            </TableRow>
-                        </TableHead>
-                        <TableBody>
-                            {tokens.map((t) => (
-                                <TableRow key={t.id}>
-                                    <TableCell>{t.name}</TableCell>
-                                    <TableCell>{t.scope}</TableCell>
-                                    <TableCell>{when(t.expires_at)}</TableCell>
-                                    <TableCell>{when(t.last_used_at)}</TableCell>
-                                    <TableCell>{when(t.created_at)}</TableCell>
-                                    <TableCell align="right">
-                                        <IconButton
-                                            aria-label={`Delete API token ${t.name}`}
-                                            onClick={() => void remove(t)}
-                                        >
-                                            <DeleteIcon />
-                                        </IconButton>
-                                    </TableCell>
-                                </TableRow>
-                            ))}
-                        </TableBody>
-                    </Table>
+                    <DataTable<ApiToken>
+                        resource="api-tokens"
+                        aria-label="API tokens"
+                        data={tokens}
+                        total={tokens.length}
+                        isPending={false}
+                        size="small"
+                        rowClick={false}
+                        bulkActionButtons={false}
+                    >
+                        <DataTable.Col source="name" label="Name" disableSort />
+                        <DataTable.Col source="scope" label="Scope" disableSort />
+                        <DataTable.Col label="Expires" render={(t: ApiToken) => when(t.expires_at)} />
+                        <DataTable.Col label="Last used" render={(t: ApiToken) => when(t.last_used_at)} />
+                        <DataTable.Col label="Created" render={(t: ApiToken) => when(t.created_at)} />
+                        <DataTable.Col
+                            label=""
+                            align="right"
+                            render={(t: ApiToken) => (
+                                <RowActions noun="API token" name={t.name} onDelete={() => remove.mutate(t)} />
+                            )}
+                        />
+                    </DataTable>
                 </Box>
             )}
             <Dialog open={adding} onClose={() => setAdding(false)} fullWidth maxWidth="xs">
@@ -175,7 +164,7 @@ export const ApiTokensPage = () => {
                 </DialogContent>
                 <DialogActions>
                     <Button onClick={() => setAdding(false)}>Cancel</Button>
-                    <Button variant="contained" onClick={() => void create()}>
+                    <Button variant="contained" disabled={create.isPending} onClick={() => create.mutate()}>
                         Create
                     </Button>
                 </DialogActions>

@@ -4,10 +4,11 @@ import { useState } from 'react';
 
 import type { Monitor, Server } from '../../../common/entities';
 import { HealthBadge } from '../../resources/monitors/HealthBadge';
-import { MonitorDeleteConfirm } from '../../resources/monitors/MonitorDeleteConfirm';
 import { MonitorDialog } from '../../resources/monitors/MonitorDialog';
 import { filterByHealth, type HealthFilter, MonitorHealthSelect } from '../../resources/monitors/MonitorHealthSelect';
 import { MonitorTable } from '../../resources/monitors/MonitorTable';
+import { useMonitorDelete } from '../../resources/monitors/useMonitorDelete';
+import { useRecordDialog } from '../ui/useSaveDialog';
 
 export interface MonitorsCardProps {
     configurationId: number;
@@ -21,8 +22,8 @@ export interface MonitorsCardProps {
 /** The configuration's monitors with their group badge and a status filter (spec §4). */
 export const MonitorsCard = ({ configurationId, monitors, servers, canWrite, onChanged }: MonitorsCardProps) => {
     const [status, setStatus] = useState<HealthFilter>('');
-    const [dialog, setDialog] = useState<{ open: boolean; monitor?: Monitor }>({ open: false });
-    const [toDelete, setToDelete] = useState<Monitor | null>(null);
+    const dialog = useRecordDialog<Monitor>();
+    const remove = useMonitorDelete(onChanged);
     const serverChoices = servers.map(({ id, name }) => ({ id, name }));
 
     return (
@@ -38,11 +39,7 @@ export const MonitorsCard = ({ configurationId, monitors, servers, canWrite, onC
                     <Box sx={{ display: 'flex', gap: 2, alignItems: 'center' }}>
                         <MonitorHealthSelect value={status} onChange={setStatus} />
                         {canWrite && (
-                            <Button
-                                variant="contained"
-                                startIcon={<AddIcon />}
-                                onClick={() => setDialog({ open: true })}
-                            >
+                            <Button variant="contained" startIcon={<AddIcon />} onClick={dialog.openAdd}>
                                 Add Monitor
                             </Button>
                         )}
@@ -53,8 +50,8 @@ export const MonitorsCard = ({ configurationId, monitors, servers, canWrite, onC
                 <MonitorTable
                     monitors={filterByHealth(monitors, status)}
                     servers={serverChoices}
-                    onEdit={canWrite ? (monitor) => setDialog({ open: true, monitor }) : undefined}
-                    onDelete={canWrite ? setToDelete : undefined}
+                    onEdit={canWrite ? dialog.openEdit : undefined}
+                    onDelete={canWrite ? remove.ask : undefined}
                     emptyText={monitors.length === 0 ? undefined : 'No monitors with this status'}
                 />
             </CardContent>
@@ -64,19 +61,13 @@ export const MonitorsCard = ({ configurationId, monitors, servers, canWrite, onC
                         open={dialog.open}
                         configurationId={configurationId}
                         servers={serverChoices}
-                        record={dialog.monitor}
+                        record={dialog.record ?? undefined}
                         onClose={(saved) => {
-                            setDialog({ open: false });
+                            dialog.close();
                             if (saved) onChanged();
                         }}
                     />
-                    <MonitorDeleteConfirm
-                        monitor={toDelete}
-                        onClose={(deleted) => {
-                            setToDelete(null);
-                            if (deleted) onChanged();
-                        }}
-                    />
+                    {remove.confirm}
                 </>
             )}
         </Card>

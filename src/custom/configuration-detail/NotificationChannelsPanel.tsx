@@ -8,17 +8,12 @@ import {
     Card,
     CardContent,
     CardHeader,
-    Table,
-    TableBody,
-    TableCell,
-    TableHead,
-    TableRow,
     TextField,
     Typography,
 } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useGetList, useNotify } from 'react-admin';
+import { DataTable, useGetList, useNotify } from 'react-admin';
 
 import type { ChannelLink, LinkRouting, NotificationChannel } from '../../../common/entities';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
@@ -37,7 +32,6 @@ export const NotificationChannelsPanel = ({ configurationId, canWrite }: Notific
     const dataProvider = useNodeMonitorDataProvider();
     const notify = useNotify();
     const [selected, setSelected] = useState<NotificationChannel | null>(null);
-    const [busy, setBusy] = useState(false);
     // A failed fetch toasts 'Failed to fetch notification channels' (spec §8) and the table stays empty.
     const {
         data: links = [],
@@ -60,103 +54,107 @@ export const NotificationChannelsPanel = ({ configurationId, canWrite }: Notific
     const linked = new Set(links.map((link) => link.notification_channel_id));
     const options = channels.filter((channel) => !linked.has(channel.id));
 
-    const add = async () => {
+    // Each change toasts, then waits for the table to show it; the row's inputs stay disabled until then.
+    const change = <A,>(
+        run: (arg: A) => Promise<unknown>,
+        done: string,
+        failed: (error: unknown) => string,
+        then?: () => void
+    ) => ({
+        mutationFn: async (arg: A) => {
+            await run(arg);
+        },
+        onSuccess: async () => {
+            notify(done, { type: 'success' });
+            then?.();
+            await refetch();
+        },
+        onError: (error: unknown) => notify(failed(error), { type: 'error' }),
+    });
+    const associate = useMutation(
+        change(
+            (channel: NotificationChannel) => dataProvider.addConfigurationChannel(configurationId, channel.id),
+            'Successfully associated notification channel',
+            () => 'Failed to associate notification channel',
+            () => setSelected(null)
+        )
+    );
+    const route = useMutation(
+        change(
+            ({ link, routing }: { link: ChannelLink; routing: LinkRouting }) =>
+                dataProvider.updateConfigurationChannel(configurationId, link.id, routing),
+            'Notification channel routing saved',
+            (error) => withServerMessage('Failed to save notification channel routing', error)
+        )
+    );
+    const remove = useMutation(
+        change(
+            (link: ChannelLink) => dataProvider.removeConfigurationChannel(configurationId, link.id),
+            'Notification channel removed successfully',
+            () => 'Error when deleting notification channel'
+        )
+    );
+    const busy = associate.isPending || route.isPending || remove.isPending;
+
+    const add = () => {
         if (!selected) {
             notify('Please select a notification channel', { type: 'error' });
             return;
         }
-        setBusy(true);
-        try {
-            await dataProvider.addConfigurationChannel(configurationId, selected.id);
-            notify('Successfully associated notification channel', { type: 'success' });
-            setSelected(null);
-            await refetch();
-        } catch {
-            notify('Failed to associate notification channel', { type: 'error' });
-        } finally {
-            setBusy(false);
-        }
-    };
-
-    const route = async (link: ChannelLink, routing: LinkRouting) => {
-        setBusy(true);
-        try {
-            await dataProvider.updateConfigurationChannel(configurationId, link.id, routing);
-            notify('Notification channel routing saved', { type: 'success' });
-            await refetch();
-        } catch (error) {
-            notify(withServerMessage('Failed to save notification channel routing', error), { type: 'error' });
-        } finally {
-            setBusy(false);
-        }
-    };
-
-    const remove = async (link: ChannelLink) => {
-        setBusy(true);
-        try {
-            await dataProvider.removeConfigurationChannel(configurationId, link.id);
-            notify('Notification channel removed successfully', { type: 'success' });
-            await refetch();
-        } catch {
-            notify('Error when deleting notification channel', { type: 'error' });
-        } finally {
-            setBusy(false);
-        }
+        associate.mutate(selected);
     };
 
     return (
         <Card variant="outlined">
             <CardHeader title="Notification Channels" />
             <CardContent>
-                <Table size="small" aria-label="Linked notification channels">
-                    <TableHead>
-                        <TableRow>
-                            <TableCell>Id</TableCell>
-                            <TableCell>Type</TableCell>
-                            <TableCell>Name</TableCell>
-                            <TableCell>Enabled</TableCell>
-                            {canWrite && <TableCell align="right">Actions</TableCell>}
-                        </TableRow>
-                    </TableHead>
-                    <TableBody>
-                        {links.length === 0 ? (
-                            <TableRow>
-                                <TableCell colSpan={canWrite ? 5 : 4}>
-                                    <Typography color="text.secondary" align="center">
-                                        No notification channels linked yet
-                                    </Typography>
-                                </TableCell>
-                            </TableRow>
-                        ) : (
-                            links.map((link) => (
-                                <TableRow key={link.id}>
-                                    <TableCell>{link.notification_channel.id}</TableCell>
-                                    <TableCell>{link.notification_channel.type}</TableCell>
-                                    <TableCell>{link.notification_channel.name}</TableCell>
-                                    <TableCell>{link.notification_channel.is_enabled ? 'Yes' : 'No'}</TableCell>
-                                    {canWrite && (
-                                        <TableCell align="right">
-                                            <LinkRoutingInputs
-                                                link={link}
-                                                disabled={busy}
-                                                onChange={(routing) => route(link, routing)}
-                                            />
-                                            <Button
-                                                size="small"
-                                                color="error"
-                                                disabled={busy}
-                                                aria-label={`Remove ${link.notification_channel.name}`}
-                                                onClick={() => remove(link)}
-                                            >
-                                                Remove
-                                            </Button>
-                                        </TableCell>
-                                    )}
-                                </TableRow>
-                            ))
-                        )}
-                    </TableBody>
-                </Table>
+                <DataTable<ChannelLink>
+                    resource="notification-channel-links"
+                    data={links}
+                    total={links.length}
+                    isPending={false}
+                    size="small"
+                    aria-label="Linked notification channels"
+                    rowClick={false}
+                    bulkActionButtons={false}
+                    empty={
+                        <Typography color="text.secondary" align="center" sx={{ py: 2 }}>
+                            No notification channels linked yet
+                        </Typography>
+                    }
+                >
+                    <DataTable.Col label="Id" render={(link: ChannelLink) => link.notification_channel.id} />
+                    <DataTable.Col label="Type" render={(link: ChannelLink) => link.notification_channel.type} />
+                    <DataTable.Col label="Name" render={(link: ChannelLink) => link.notification_channel.name} />
+                    <DataTable.Col
+                        label="Enabled"
+                        render={(link: ChannelLink) => (link.notification_channel.is_enabled ? 'Yes' : 'No')}
+                    />
+                    {canWrite && (
+                        <DataTable.Col
+                            label="Actions"
+                            align="right"
+                            render={(link: ChannelLink) => (
+                                <>
+                                    <LinkRoutingInputs
+                                        link={link}
+                                        disabled={busy}
+                                        onChange={(routing) => route.mutate({ link, routing })}
+                                    />
+                                    <Button
+                                        size="small"
+                                        color="error"
+                                        disabled={busy}
+                                        aria-label={`Remove ${link.notification_channel.name}`}
+                                        onClick={() => remove.mutate(link)}
+                                    >
+                                        Remove
+                                    </Button>
+                                </>
+                            )}
+                        />
+                    )}
+                </DataTable>
                 {canWrite && (
                     <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', mt: 3 }}>
                         <Autocomplete

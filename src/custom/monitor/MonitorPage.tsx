@@ -1,7 +1,7 @@
 import DeleteIcon from '@mui/icons-material/Delete';
 import { Box, Button, Card, CardContent, Grid, Link, Stack, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { Title, useGetIdentity, useGetOne } from 'react-admin';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
 
@@ -9,8 +9,8 @@ import type { Monitor, User } from '../../../common/entities';
 import { MONITOR_TYPE_LABELS } from '../../../common/monitor-types';
 import { canAccess } from '../../providers/canAccess';
 import { MonitorHealthChip } from '../../resources/monitors/HealthBadge';
+import { useMonitorDelete } from '../../resources/monitors/useMonitorDelete';
 import { OpenIncidentLink } from '../../resources/incidents/OpenIncidentLink';
-import { MonitorDeleteConfirm } from '../../resources/monitors/MonitorDeleteConfirm';
 import { AuditTable } from '../audit/AuditTable';
 import { MonitorHistoryPanel } from '../history/MonitorHistoryPanel';
 import { useIncidentSpans } from '../history/useIncidentSpans';
@@ -41,7 +41,7 @@ export const MonitorPage = () => {
     const queryClient = useQueryClient();
     const { identity } = useGetIdentity();
     const user = identity as unknown as User | undefined;
-    const [toDelete, setToDelete] = useState<Monitor | null>(null);
+    const remove = useMonitorDelete((deleted) => navigate(`/configurations/${deleted.configuration_id}`));
     const {
         data: monitor,
         isPending,
@@ -102,7 +102,7 @@ export const MonitorPage = () => {
                             variant="outlined"
                             color="error"
                             startIcon={<DeleteIcon />}
-                            onClick={() => setToDelete(monitor)}
+                            onClick={() => remove.ask(monitor)}
                         >
                             Delete
                         </Button>
@@ -163,13 +163,7 @@ export const MonitorPage = () => {
                 History
             </Typography>
             <AuditTable monitorId={monitor.id} emptyText="No history for this monitor yet" />
-            <MonitorDeleteConfirm
-                monitor={toDelete}
-                onClose={(deleted) => {
-                    setToDelete(null);
-                    if (deleted) navigate(`/configurations/${monitor.configuration_id}`);
-                }}
-            />
+            {remove.confirm}
         </Box>
     );
 };

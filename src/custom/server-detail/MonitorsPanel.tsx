@@ -1,11 +1,11 @@
 import AddIcon from '@mui/icons-material/Add';
 import { Button, Card, CardContent, CardHeader } from '@mui/material';
-import { useState } from 'react';
 
 import type { Monitor } from '../../../common/entities';
-import { MonitorDeleteConfirm } from '../../resources/monitors/MonitorDeleteConfirm';
 import { MonitorDialog } from '../../resources/monitors/MonitorDialog';
 import { MonitorTable } from '../../resources/monitors/MonitorTable';
+import { useMonitorDelete } from '../../resources/monitors/useMonitorDelete';
+import { useRecordDialog } from '../ui/useSaveDialog';
 
 export interface MonitorsPanelProps {
     serverId: number;
@@ -27,8 +27,8 @@ export const MonitorsPanel = ({
     canWrite,
     onChanged,
 }: MonitorsPanelProps) => {
-    const [dialog, setDialog] = useState<{ open: boolean; monitor?: Monitor }>({ open: false });
-    const [toDelete, setToDelete] = useState<Monitor | null>(null);
+    const dialog = useRecordDialog<Monitor>();
+    const remove = useMonitorDelete(onChanged);
 
     return (
         <Card variant="outlined" id="server-monitors">
@@ -36,7 +36,7 @@ export const MonitorsPanel = ({
                 title="Monitors"
                 action={
                     canWrite && (
-                        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDialog({ open: true })}>
+                        <Button variant="contained" startIcon={<AddIcon />} onClick={dialog.openAdd}>
                             Add Monitor
                         </Button>
                     )
@@ -46,8 +46,8 @@ export const MonitorsPanel = ({
                 <MonitorTable
                     monitors={monitors}
                     servers={servers}
-                    onEdit={canWrite ? (monitor) => setDialog({ open: true, monitor }) : undefined}
-                    onDelete={canWrite ? setToDelete : undefined}
+                    onEdit={canWrite ? dialog.openEdit : undefined}
+                    onDelete={canWrite ? remove.ask : undefined}
                 />
             </CardContent>
             {canWrite && (
@@ -57,19 +57,13 @@ export const MonitorsPanel = ({
                         configurationId={configurationId}
                         servers={servers}
                         defaultServerId={serverId}
-                        record={dialog.monitor}
+                        record={dialog.record ?? undefined}
                         onClose={(saved) => {
-                            setDialog({ open: false });
+                            dialog.close();
                             if (saved) onChanged();
                         }}
                     />
-                    <MonitorDeleteConfirm
-                        monitor={toDelete}
-                        onClose={(deleted) => {
-                            setToDelete(null);
-                            if (deleted) onChanged();
-                        }}
-                    />
+                    {remove.confirm}
                 </>
             )}
         </Card>

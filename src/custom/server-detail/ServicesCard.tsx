@@ -1,32 +1,18 @@
 import AddIcon from '@mui/icons-material/Add';
-import DeleteIcon from '@mui/icons-material/Delete';
-import EditIcon from '@mui/icons-material/Edit';
 import NetworkCheckIcon from '@mui/icons-material/NetworkCheck';
-import {
-    Button,
-    Card,
-    CardContent,
-    CardHeader,
-    Chip,
-    IconButton,
-    Link,
-    Table,
-    TableBody,
-    TableCell,
-    TableHead,
-    TableRow,
-    Tooltip,
-    Typography,
-} from '@mui/material';
-import { useEffect, useState } from 'react';
-import { useDelete, useNotify } from 'react-admin';
+import { Button, Card, CardContent, CardHeader, Chip, Link, Typography } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { DataTable } from 'react-admin';
 
 import type { Server, Service } from '../../../common/entities';
 import { ServiceDialog } from '../../resources/services/ServiceDialog';
 import { ServiceTestDialog } from '../../resources/services/ServiceTestDialog';
 import type { ServiceDependents } from '../../providers/customMethods';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
-import { DeleteConfirm } from '../ui/DeleteConfirm';
+import { RowAction, RowActions } from '../ui/RowActions';
+import { useConfirmedDelete } from '../ui/useConfirmedDelete';
+import { useRecordDialog } from '../ui/useSaveDialog';
 
 export const SERVICE_DELETED = 'Service deleted successfully';
 export const SERVICE_DELETE_FAILED = 'Failed to delete service';
@@ -41,33 +27,16 @@ export interface ServicesCardProps {
 
 /** The server's services: Name, Type, Address, Status and Actions (edit, test endpoint, delete). */
 export const ServicesCard = ({ server, services, canWrite, onChanged }: ServicesCardProps) => {
-    const notify = useNotify();
-    const [dialog, setDialog] = useState<{ open: boolean; service: Service | null }>({ open: false, service: null });
+    const dialog = useRecordDialog<Service>();
     const [testing, setTesting] = useState<Service | null>(null);
-    const [toDelete, setToDelete] = useState<Service | null>(null);
-    const [deleteOne, { isPending: deleting }] = useDelete<Service>();
-    const dependents = useDependents(toDelete);
-
-    const confirmDelete = () => {
-        const service = toDelete;
-        if (!service) return;
-        deleteOne(
-            'services',
-            { id: service.id, previousData: service },
-            {
-                mutationMode: 'pessimistic',
-                onSuccess: () => {
-                    notify(SERVICE_DELETED, { type: 'success' });
-                    setToDelete(null);
-                    onChanged();
-                },
-                onError: () => {
-                    notify(SERVICE_DELETE_FAILED, { type: 'error' });
-                    setToDelete(null);
-                },
-            }
-        );
-    };
+    const remove = useConfirmedDelete<Service>('services', {
+        noun: 'service',
+        nameOf: (s) => s.name,
+        deleted: SERVICE_DELETED,
+        failed: () => SERVICE_DELETE_FAILED,
+        details: (s) => <ServiceDependentsText service={s} />,
+        onDeleted: onChanged,
+    });
 
     return (
         <Card variant="outlined">
@@ -75,148 +44,125 @@ export const ServicesCard = ({ server, services, canWrite, onChanged }: Services
                 title="Services"
                 action={
                     canWrite && (
-                        <Button
-                            variant="contained"
-                            startIcon={<AddIcon />}
-                            onClick={() => setDialog({ open: true, service: null })}
-                        >
+                        <Button variant="contained" startIcon={<AddIcon />} onClick={dialog.openAdd}>
                             Add Service
                         </Button>
                     )
                 }
             />
             <CardContent sx={{ pt: 0, overflowX: 'auto' }}>
-                {services.length === 0 ? (
-                    <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }}>
-                        No services configured yet
-                    </Typography>
-                ) : (
-                    <Table size="small" aria-label="Services">
-                        <TableHead>
-                            <TableRow>
-                                <TableCell>Name</TableCell>
-                                <TableCell>Type</TableCell>
-                                <TableCell>Address</TableCell>
-                                <TableCell>Status</TableCell>
-                                <TableCell align="right">Actions</TableCell>
-                            </TableRow>
-                        </TableHead>
-                        <TableBody>
-                            {services.map((service) => (
-                                <TableRow key={service.id}>
-                                    <TableCell>{service.name}</TableCell>
-                                    <TableCell>
-                                        <Chip size="small" variant="outlined" label={service.type} />
-                                    </TableCell>
-                                    <TableCell sx={{ wordBreak: 'break-all' }}>
-                                        <Link href={service.address} target="_blank" rel="noopener noreferrer">
-                                            {service.address}
-                                        </Link>
-                                    </TableCell>
-                                    <TableCell>
-                                        <Chip
-                                            size="small"
-                                            label={service.is_enabled ? 'Enabled' : 'Disabled'}
-                                            color={service.is_enabled ? 'success' : 'default'}
-                                        />
-                                    </TableCell>
-                                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                                        {canWrite && (
-                                            <Tooltip title="Edit">
-                                                <IconButton
-                                                    size="small"
-                                                    aria-label={`Edit service ${service.name}`}
-                                                    onClick={() => setDialog({ open: true, service })}
-                                                >
-                                                    <EditIcon fontSize="small" />
-                                                </IconButton>
-                                            </Tooltip>
-                                        )}
-                                        <Tooltip title="Test endpoint">
-                                            <IconButton
-                                                size="small"
-                                                aria-label={`Test endpoint ${service.name}`}
-                                                onClick={() => setTesting(service)}
-                                            >
-                                                <NetworkCheckIcon fontSize="small" />
-                                            </IconButton>
-                                        </Tooltip>
-                                        {canWrite && (
-                                            <Tooltip title="Delete">
-                                                <IconButton
-                                                    size="small"
-                                                    color="error"
-                                                    aria-label={`Delete service ${service.name}`}
-                                                    onClick={() => setToDelete(service)}
-                                                >
-                                                    <DeleteIcon fontSize="small" />
-                                                </IconButton>
-                                            </Tooltip>
-                                        )}
-                                    </TableCell>
-                                </TableRow>
-                            ))}
-                        </TableBody>
-                    </Table>
-                )}
+                <DataTable<Service>
+                    resource="services"
+                    data={services}
+                    total={services.length}
+                    isPending={false}
+                    size="small"
+                    aria-label="Services"
+                    rowClick={false}
+                    bulkActionButtons={false}
+                    empty={
+                        <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }}>
+                            No services configured yet
+                        </Typography>
+                    }
+                >
+                    <DataTable.Col source="name" label="Name" disableSort />
+                    <DataTable.Col
+                        source="type"
+                        label="Type"
+                        disableSort
+                        render={(service: Service) => <Chip size="small" variant="outlined" label={service.type} />}
+                    />
+                    <DataTable.Col
+                        source="address"
+                        label="Address"
+                        disableSort
+                        sx={{ wordBreak: 'break-all' }}
+                        render={(service: Service) => (
+                            <Link href={service.address} target="_blank" rel="noopener noreferrer">
+                                {service.address}
+                            </Link>
+                        )}
+                    />
+                    <DataTable.Col
+                        source="is_enabled"
+                        label="Status"
+                        disableSort
+                        render={(service: Service) => (
+                            <Chip
+                                size="small"
+                                label={service.is_enabled ? 'Enabled' : 'Disabled'}
+                                color={service.is_enabled ? 'success' : 'default'}
+                            />
+                        )}
+                    />
+                    <DataTable.Col
+                        label="Actions"
+                        align="right"
+                        render={(service: Service) => (
+                            <RowActions
+                                noun="service"
+                                name={service.name}
+                                onEdit={canWrite ? () => dialog.openEdit(service) : undefined}
+                                onDelete={canWrite ? () => remove.ask(service) : undefined}
+                            >
+                                <RowAction
+                                    title="Test endpoint"
+                                    label={`Test endpoint ${service.name}`}
+                                    icon={<NetworkCheckIcon fontSize="small" />}
+                                    onClick={() => setTesting(service)}
+                                />
+                            </RowActions>
+                        )}
+                    />
+                </DataTable>
             </CardContent>
             {canWrite && (
                 <ServiceDialog
                     open={dialog.open}
                     server={server}
-                    record={dialog.service}
+                    record={dialog.record}
                     onClose={(saved) => {
-                        setDialog({ open: false, service: null });
+                        dialog.close();
                         if (saved) onChanged();
                     }}
                 />
             )}
             <ServiceTestDialog service={testing} onClose={() => setTesting(null)} />
-            <DeleteConfirm
-                noun="service"
-                name={toDelete?.name ?? null}
-                loading={deleting}
-                details={dependents && <DependentsText dependents={dependents} />}
-                onConfirm={confirmDelete}
-                onClose={() => setToDelete(null)}
-            />
+            {remove.confirm}
         </Card>
     );
 };
 
-/** What deleting the service would take along, read from the API while the confirmation is open. */
-function useDependents(service: Service | null): ServiceDependents | null {
+/** What deleting the service would take along, read from the API each time the confirmation opens. */
+const useDependents = (service: Service): ServiceDependents | undefined => {
     const dataProvider = useNodeMonitorDataProvider();
-    const [dependents, setDependents] = useState<ServiceDependents | null>(null);
-    useEffect(() => {
-        setDependents(null);
-        if (!service) return;
-        let current = true;
-        dataProvider
-            .getServiceDependents(service.id)
-            .then((d) => current && setDependents(d))
-            // Without the list the question still stands; the delete itself reports any failure.
-            .catch(() => undefined);
-        return () => {
-            current = false;
-        };
-    }, [dataProvider, service]);
-    return dependents;
-}
+    return useQuery({
+        queryKey: ['nodeMonitor', 'serviceDependents', service.id],
+        queryFn: () => dataProvider.getServiceDependents(service.id),
+        // Without the list the question still stands; the delete itself reports any failure.
+        retry: false,
+        gcTime: 0,
+    }).data;
+};
 
 const names = (monitors: { name: string }[]) => monitors.map((m) => `"${m.name}"`).join(', ');
 
-const DependentsText = ({ dependents }: { dependents: ServiceDependents }) => (
-    <>
-        {dependents.removed.length > 0 && (
-            <Typography component="span" display="block" sx={{ mt: 1 }}>
-                {`Monitors created with this service will be deleted too: ${names(dependents.removed)}.`}
-            </Typography>
-        )}
-        {dependents.losing_data_source.length > 0 && (
-            <Typography component="span" display="block" sx={{ mt: 1 }} color="warning.main">
-                {`These monitors read through this service and will fail without it: ${names(dependents.losing_data_source)}.`}
-            </Typography>
-        )}
-    </>
-);
+const ServiceDependentsText = ({ service }: { service: Service }) => {
+    const dependents = useDependents(service);
+    if (!dependents) return null;
+    return (
+        <>
+            {dependents.removed.length > 0 && (
+                <Typography component="span" display="block" sx={{ mt: 1 }}>
+                    {`Monitors created with this service will be deleted too: ${names(dependents.removed)}.`}
+                </Typography>
+            )}
+            {dependents.losing_data_source.length > 0 && (
+                <Typography component="span" display="block" sx={{ mt: 1 }} color="warning.main">
+                    {`These monitors read through this service and will fail without it: ${names(dependents.losing_data_source)}.`}
+                </Typography>
+            )}
+        </>
+    );
+};

@@ -10,12 +10,19 @@ import {
     TextField,
 } from '@mui/material';
 import { useState } from 'react';
-import { useCreate, useNotify } from 'react-admin';
 
 import type { Server } from '../../../common/entities';
-import { withServerMessage } from '../ui/format';
+import type { MaintenanceWindow } from '../../../common/silences';
+import { useSaveDialog } from '../ui/useSaveDialog';
 
-const fieldErrors = (error: unknown) => (error as { body?: { errors?: Record<string, string> } }).body?.errors ?? {};
+// Windows are only added here; the edit texts are there for the shared hook's shape.
+const TEXTS = {
+    added: 'Maintenance window planned',
+    edited: 'Maintenance window planned',
+    addFailed: 'Failed to create maintenance window',
+    editFailed: 'Failed to create maintenance window',
+};
+const EMPTY = { scope: 'configuration', starts_at: '', ends_at: '', repeat: false, reason: '' };
 const iso = (local: string) => {
     const at = local ? new Date(local) : null;
     return at && !Number.isNaN(at.getTime()) ? at.toISOString() : local;
@@ -33,12 +40,14 @@ export interface MaintenanceWindowDialogProps {
  * its alerts are held back while it is on, weekly at the same time when it repeats.
  */
 export const MaintenanceWindowDialog = ({ open, configurationId, servers, onClose }: MaintenanceWindowDialogProps) => {
-    const notify = useNotify();
-    const [create, { isPending }] = useCreate();
-    const [form, setForm] = useState({ scope: 'configuration', starts_at: '', ends_at: '', repeat: false, reason: '' });
+    const [form, setForm] = useState(EMPTY);
     const [errors, setErrors] = useState<Record<string, string>>({});
+    const { save, saving } = useSaveDialog<MaintenanceWindow>('maintenance-windows', null, TEXTS, () => {
+        setForm(EMPTY);
+        onClose();
+    });
 
-    const submit = () => {
+    const submit = async () => {
         const target =
             form.scope === 'configuration'
                 ? { configuration_id: configurationId }
@@ -50,22 +59,8 @@ export const MaintenanceWindowDialog = ({ open, configurationId, servers, onClos
             repeat_weekly: form.repeat,
             reason: form.reason.trim(),
         };
-        create(
-            'maintenance-windows',
-            { data },
-            {
-                onSuccess: () => {
-                    notify('Maintenance window planned', { type: 'success' });
-                    setForm({ scope: 'configuration', starts_at: '', ends_at: '', repeat: false, reason: '' });
-                    setErrors({});
-                    onClose();
-                },
-                onError: (error) => {
-                    setErrors(fieldErrors(error));
-                    notify(withServerMessage('Failed to create maintenance window', error), { type: 'error' });
-                },
-            }
-        );
+        // A refusal marks the fields the server named; a success has none left to show.
+        setErrors((await save(data)) ?? {});
     };
 
     return (
@@ -124,7 +119,7 @@ export const MaintenanceWindowDialog = ({ open, configurationId, servers, onClos
             </DialogContent>
             <DialogActions>
                 <Button onClick={onClose}>Cancel</Button>
-                <Button variant="contained" onClick={submit} disabled={isPending}>
+                <Button variant="contained" onClick={() => void submit()} disabled={saving}>
                     Add
                 </Button>
             </DialogActions>

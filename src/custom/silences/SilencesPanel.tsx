@@ -1,19 +1,6 @@
-import {
-    Box,
-    Button,
-    Card,
-    CardContent,
-    Chip,
-    Stack,
-    Table,
-    TableBody,
-    TableCell,
-    TableHead,
-    TableRow,
-    Typography,
-} from '@mui/material';
+import { Box, Button, Card, CardContent, Chip, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
-import { useDelete, useGetList, useNotify } from 'react-admin';
+import { DataTable, useDelete, useGetList, useNotify } from 'react-admin';
 
 import type { Server } from '../../../common/entities';
 import type { MaintenanceWindow, Silence } from '../../../common/silences';
@@ -86,83 +73,98 @@ export const SilencesPanel = ({ configurationId, configurationName, servers, can
                 )}
                 {Boolean(silences.data?.length) && (
                     <Box sx={{ overflowX: 'auto', mb: 2 }}>
-                        <Table size="small" aria-label="Silences">
-                            <TableHead>
-                                <TableRow>
-                                    <TableCell>Silenced</TableCell>
-                                    <TableCell>Until</TableCell>
-                                    <TableCell>Reason</TableCell>
-                                    <TableCell>By</TableCell>
-                                    {canWrite && <TableCell />}
-                                </TableRow>
-                            </TableHead>
-                            <TableBody>
-                                {silences.data?.map((s) => (
-                                    <TableRow key={s.id}>
-                                        <TableCell>
-                                            {targetLabel(s.target)}{' '}
-                                            {!s.active && (
-                                                <Chip size="small" label={`From ${formatDateTime(s.starts_at)}`} />
-                                            )}
-                                        </TableCell>
-                                        <TableCell>{formatDateTime(s.ends_at)}</TableCell>
-                                        <TableCell sx={{ overflowWrap: 'anywhere' }}>{s.reason}</TableCell>
-                                        <TableCell>{s.created_by}</TableCell>
-                                        {canWrite && (
-                                            <TableCell align="right">
-                                                <Button
-                                                    size="small"
-                                                    aria-label={`End silence of ${targetLabel(s.target)}`}
-                                                    onClick={() => end('silences', s, 'Silence ended')}
-                                                >
-                                                    End
-                                                </Button>
-                                            </TableCell>
+                        <DataTable<Silence>
+                            resource="silences"
+                            data={silences.data}
+                            total={silences.data?.length}
+                            isPending={false}
+                            size="small"
+                            aria-label="Silences"
+                            rowClick={false}
+                            bulkActionButtons={false}
+                        >
+                            <DataTable.Col
+                                label="Silenced"
+                                render={(s: Silence) => (
+                                    <>
+                                        {targetLabel(s.target)}{' '}
+                                        {!s.active && (
+                                            <Chip size="small" label={`From ${formatDateTime(s.starts_at)}`} />
                                         )}
-                                    </TableRow>
-                                ))}
-                            </TableBody>
-                        </Table>
+                                    </>
+                                )}
+                            />
+                            <DataTable.Col label="Until" render={(s: Silence) => formatDateTime(s.ends_at)} />
+                            <DataTable.Col
+                                source="reason"
+                                label="Reason"
+                                disableSort
+                                sx={{ overflowWrap: 'anywhere' }}
+                            />
+                            <DataTable.Col source="created_by" label="By" disableSort />
+                            {canWrite && (
+                                <DataTable.Col
+                                    label=""
+                                    align="right"
+                                    render={(s: Silence) => (
+                                        <Button
+                                            size="small"
+                                            aria-label={`End silence of ${targetLabel(s.target)}`}
+                                            onClick={() => end('silences', s, 'Silence ended')}
+                                        >
+                                            End
+                                        </Button>
+                                    )}
+                                />
+                            )}
+                        </DataTable>
                     </Box>
                 )}
                 {Boolean(windows.data?.length) && (
                     <Box sx={{ overflowX: 'auto' }}>
-                        <Table size="small" aria-label="Maintenance windows">
-                            <TableHead>
-                                <TableRow>
-                                    <TableCell>Maintenance of</TableCell>
-                                    <TableCell>When</TableCell>
-                                    <TableCell>Reason</TableCell>
-                                    {canWrite && <TableCell />}
-                                </TableRow>
-                            </TableHead>
-                            <TableBody>
-                                {windows.data?.map((w) => (
-                                    <TableRow key={w.id}>
-                                        <TableCell>
-                                            {targetLabel(w.target)}{' '}
-                                            {w.active && <Chip size="small" color="warning" label="On now" />}
-                                        </TableCell>
-                                        <TableCell>{windowWhen(w)}</TableCell>
-                                        <TableCell sx={{ overflowWrap: 'anywhere' }}>{w.reason}</TableCell>
-                                        {canWrite && (
-                                            <TableCell align="right">
-                                                <Button
-                                                    size="small"
-                                                    color="error"
-                                                    aria-label={`Delete maintenance window of ${targetLabel(w.target)}`}
-                                                    onClick={() =>
-                                                        end('maintenance-windows', w, 'Maintenance window deleted')
-                                                    }
-                                                >
-                                                    Delete
-                                                </Button>
-                                            </TableCell>
-                                        )}
-                                    </TableRow>
-                                ))}
-                            </TableBody>
-                        </Table>
+                        <DataTable<MaintenanceWindow>
+                            resource="maintenance-windows"
+                            data={windows.data}
+                            total={windows.data?.length}
+                            isPending={false}
+                            size="small"
+                            aria-label="Maintenance windows"
+                            rowClick={false}
+                            bulkActionButtons={false}
+                        >
+                            <DataTable.Col
+                                label="Maintenance of"
+                                render={(w: MaintenanceWindow) => (
+                                    <>
+                                        {targetLabel(w.target)}{' '}
+                                        {w.active && <Chip size="small" color="warning" label="On now" />}
+                                    </>
+                                )}
+                            />
+                            <DataTable.Col label="When" render={(w: MaintenanceWindow) => windowWhen(w)} />
+                            <DataTable.Col
+                                source="reason"
+                                label="Reason"
+                                disableSort
+                                sx={{ overflowWrap: 'anywhere' }}
+                            />
+                            {canWrite && (
+                                <DataTable.Col
+                                    label=""
+                                    align="right"
+                                    render={(w: MaintenanceWindow) => (
+                                        <Button
+                                            size="small"
+                                            color="error"
+                                            aria-label={`Delete maintenance window of ${targetLabel(w.target)}`}
+                                            onClick={() => end('maintenance-windows', w, 'Maintenance window deleted')}
+                                        >
+                                            Delete
+                                        </Button>
+                                    )}
+                                />
+                            )}
+                        </DataTable>
                     </Box>
                 )}
             </CardContent>

@@ -1,5 +1,5 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
-import { BooleanInput, Form, SaveButton, SelectInput, TextInput, useCreate, useNotify, useUpdate } from 'react-admin';
+import { BooleanInput, Form, SaveButton, SelectInput, TextInput, useNotify } from 'react-admin';
 
 import type { Monitor } from '../../../common/entities';
 import { MONITOR_TYPE_LABELS, MONITOR_TYPES } from '../../../common/monitor-types';
@@ -14,7 +14,7 @@ import {
     toMonitorFormValues,
     validateMonitorName,
 } from './monitorForm';
-import { withServerMessage } from '../../custom/ui/format';
+import { useSaveDialog } from '../../custom/ui/useSaveDialog';
 
 export interface MonitorDialogProps {
     open: boolean;
@@ -29,6 +29,13 @@ export interface MonitorDialogProps {
     record?: Monitor;
 }
 
+const TEXTS = {
+    added: 'Added monitor successfully',
+    edited: 'Updated monitor successfully',
+    addFailed: 'Failed to add monitor',
+    editFailed: 'Failed to update monitor',
+};
+
 const TYPE_CHOICES = MONITOR_TYPES.map((type) => ({ id: type, name: MONITOR_TYPE_LABELS[type] }));
 
 /** Add/Edit Monitor: type, name, server, enabled flag and the type's settings. */
@@ -41,9 +48,14 @@ export function MonitorDialog({
     record,
 }: MonitorDialogProps) {
     const notify = useNotify();
-    const [create] = useCreate<Monitor>();
-    const [update] = useUpdate<Monitor>();
-    const editing = !!record;
+    const { save, editing } = useSaveDialog<Monitor>('monitors', record, TEXTS, (saved) => {
+        // Saved, but the server sees it cannot work as set (e.g. no oracle path for the chain): say so now.
+        const warnings: unknown = (saved as { warnings?: unknown } | undefined)?.warnings;
+        if (Array.isArray(warnings)) {
+            for (const warning of warnings) if (typeof warning === 'string') notify(warning, { type: 'warning' });
+        }
+        onClose(true);
+    });
 
     const submit = async (raw: Record<string, unknown>) => {
         const values = raw as unknown as MonitorFormValues;
@@ -56,28 +68,7 @@ export function MonitorDialog({
             notify(SERVER_REQUIRED, { type: 'error' });
             return;
         }
-        const data = toMonitorBody({ ...values, type }, configurationId);
-        try {
-            const saved = record
-                ? await update(
-                      'monitors',
-                      { id: record.id, data, previousData: record },
-                      { mutationMode: 'pessimistic', returnPromise: true }
-                  )
-                : await create('monitors', { data }, { returnPromise: true });
-            notify(editing ? 'Updated monitor successfully' : 'Added monitor successfully', { type: 'success' });
-            // Saved, but the server sees it cannot work as set (e.g. no oracle path for the chain): say so now.
-            const warnings: unknown = (saved as { warnings?: unknown } | undefined)?.warnings;
-            if (Array.isArray(warnings)) {
-                for (const warning of warnings) if (typeof warning === 'string') notify(warning, { type: 'warning' });
-            }
-            onClose(true);
-        } catch (error) {
-            notify(withServerMessage(editing ? 'Failed to update monitor' : 'Failed to add monitor', error), {
-                type: 'error',
-            });
-            return toFormErrors((error as { body?: { errors?: Record<string, string> } }).body?.errors, type);
-        }
+        return toFormErrors(await save(toMonitorBody({ ...values, type }, configurationId)), type);
     };
 
     return (

@@ -1,12 +1,12 @@
-import DeleteIcon from '@mui/icons-material/Delete';
-import EditIcon from '@mui/icons-material/Edit';
-import { IconButton, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
+import { Typography } from '@mui/material';
+import { DataTable } from 'react-admin';
 
 import type { Monitor } from '../../../common/entities';
 import { MONITOR_TYPE_LABELS } from '../../../common/monitor-types';
 import { Uptime30d } from '../../custom/history/Uptime30d';
 import { ActiveChip } from '../../custom/ui/ActiveChip';
 import { formatDateTime } from '../../custom/ui/format';
+import { RowActions } from '../../custom/ui/RowActions';
 import { SilencedChip } from '../../custom/silences/SilencedChip';
 import { MonitorHealthChip } from './HealthBadge';
 
@@ -30,74 +30,73 @@ export const MonitorTable = ({
     onEdit,
     onDelete,
     emptyText = 'No monitors configured yet',
-}: MonitorTableProps) => {
-    const withActions = Boolean(onEdit || onDelete);
-    if (monitors.length === 0) {
-        return (
+}: MonitorTableProps) => (
+    <DataTable<Monitor>
+        resource="monitors"
+        data={monitors}
+        total={monitors.length}
+        isPending={false}
+        size="small"
+        aria-label="Monitors"
+        rowClick={false}
+        bulkActionButtons={false}
+        empty={
             <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }}>
                 {emptyText}
             </Typography>
-        );
-    }
-    return (
-        <Table size="small" aria-label="Monitors">
-            <TableHead>
-                <TableRow>
-                    <TableCell>Name</TableCell>
-                    <TableCell>Type</TableCell>
-                    <TableCell>Server</TableCell>
-                    <TableCell>Status</TableCell>
-                    <TableCell>Active</TableCell>
-                    <TableCell>Last Check</TableCell>
-                    {withActions && <TableCell align="right">Actions</TableCell>}
-                </TableRow>
-            </TableHead>
-            <TableBody>
-                {monitors.map((monitor) => (
-                    <TableRow key={monitor.id}>
-                        <TableCell>
-                            <span>{monitor.name}</span>
-                            <Uptime30d record={monitor} />
-                        </TableCell>
-                        <TableCell>{MONITOR_TYPE_LABELS[monitor.type] ?? monitor.type}</TableCell>
-                        <TableCell>{serverName(monitor, servers)}</TableCell>
-                        <TableCell>
-                            <MonitorHealthChip monitor={monitor} /> <SilencedChip monitor={monitor} />
-                        </TableCell>
-                        <TableCell>
-                            <ActiveChip active={monitor.is_enabled} />
-                        </TableCell>
-                        <TableCell>{monitor.last_check ? formatDateTime(monitor.last_check) : 'Never'}</TableCell>
-                        {withActions && (
-                            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                                {onEdit && (
-                                    <Tooltip title="Edit">
-                                        <IconButton
-                                            size="small"
-                                            aria-label={`Edit monitor ${monitor.name}`}
-                                            onClick={() => onEdit(monitor)}
-                                        >
-                                            <EditIcon fontSize="small" />
-                                        </IconButton>
-                                    </Tooltip>
-                                )}
-                                {onDelete && (
-                                    <Tooltip title="Delete">
-                                        <IconButton
-                                            size="small"
-                                            color="error"
-                                            aria-label={`Delete monitor ${monitor.name}`}
-                                            onClick={() => onDelete(monitor)}
-                                        >
-                                            <DeleteIcon fontSize="small" />
-                                        </IconButton>
-                                    </Tooltip>
-                                )}
-                            </TableCell>
-                        )}
-                    </TableRow>
-                ))}
-            </TableBody>
-        </Table>
-    );
-};
+        }
+    >
+        <DataTable.Col
+            source="name"
+            label="Name"
+            disableSort
+            render={(monitor: Monitor) => (
+                <>
+                    <span>{monitor.name}</span>
+                    <Uptime30d record={monitor} />
+                </>
+            )}
+        />
+        <DataTable.Col
+            source="type"
+            label="Type"
+            disableSort
+            render={(monitor: Monitor) => MONITOR_TYPE_LABELS[monitor.type] ?? monitor.type}
+        />
+        <DataTable.Col label="Server" render={(monitor: Monitor) => serverName(monitor, servers)} />
+        <DataTable.Col
+            label="Status"
+            render={(monitor: Monitor) => (
+                <>
+                    <MonitorHealthChip monitor={monitor} /> <SilencedChip monitor={monitor} />
+                </>
+            )}
+        />
+        <DataTable.Col
+            source="is_enabled"
+            label="Active"
+            disableSort
+            render={(monitor: Monitor) => <ActiveChip active={monitor.is_enabled} />}
+        />
+        <DataTable.Col
+            source="last_check"
+            label="Last Check"
+            disableSort
+            render={(monitor: Monitor) => (monitor.last_check ? formatDateTime(monitor.last_check) : 'Never')}
+        />
+        {(onEdit || onDelete) && (
+            <DataTable.Col
+                label="Actions"
+                align="right"
+                render={(monitor: Monitor) => (
+                    <RowActions
+                        noun="monitor"
+                        name={monitor.name}
+                        onEdit={onEdit && (() => onEdit(monitor))}
+                        onDelete={onDelete && (() => onDelete(monitor))}
+                    />
+                )}
+            />
+        )}
+    </DataTable>
+);

@@ -11,12 +11,13 @@ import {
     TextField,
 } from '@mui/material';
 import { type FormEvent, useState } from 'react';
-import { useCreate, useNotify, useUpdate } from 'react-admin';
+import { useCreate, useNotify } from 'react-admin';
 
 import type { Server, Service } from '../../../common/entities';
 import { defaultServiceAddress, SERVICE_TYPES, type ServiceType } from '../../../common/service-types';
 import { monitorsForService } from './serviceMonitors';
 import { withServerMessage } from '../../custom/ui/format';
+import { useSaveDialog } from '../../custom/ui/useSaveDialog';
 
 export const SERVICE_ADDED = 'Added service successfully!';
 export const SERVICE_EDITED = 'Edited service successfully!';
@@ -24,6 +25,12 @@ export const SERVICE_ADD_FAILED = 'Failed to add service.';
 export const SERVICE_EDIT_FAILED = 'Failed to edit service.';
 const MONITOR_ADDED = 'Added monitor successfully';
 const MONITOR_ADD_FAILED = 'Failed to add monitor';
+const TEXTS = {
+    added: SERVICE_ADDED,
+    edited: SERVICE_EDITED,
+    addFailed: SERVICE_ADD_FAILED,
+    editFailed: SERVICE_EDIT_FAILED,
+};
 
 export interface ServiceDialogProps {
     open: boolean;
@@ -62,6 +69,15 @@ const initialValues = (server: ServiceDialogProps['server'], record?: Service | 
 
 type FieldErrors = Partial<Record<'name' | 'address' | 'type', string>>;
 
+/** POST/PUT /services body (spec §7). */
+const toServiceBody = (values: ServiceValues, serverId: number) => ({
+    name: values.name.trim(),
+    type: values.type,
+    address: values.address.trim(),
+    is_enabled: values.is_enabled,
+    server_id: serverId,
+});
+
 /**
  * Add/Edit Service: Name (defaults to the type), Type, Address (defaults to the server address plus the type's
  * port and path), Is Enabled and, on add only, 'Create Monitor?'. Changing the type moves the name and address
@@ -72,12 +88,14 @@ export const ServiceDialog = (props: ServiceDialogProps) =>
 
 const ServiceDialogBody = ({ open, onClose, server, record }: ServiceDialogProps) => {
     const notify = useNotify();
-    const [create] = useCreate();
-    const [update] = useUpdate<Service>();
+    const [create, { isPending: creatingMonitor }] = useCreate();
     const [values, setValues] = useState(() => initialValues(server, record));
     const [errors, setErrors] = useState<FieldErrors>({});
-    const [saving, setSaving] = useState(false);
-    const editing = !!record;
+    const { save, editing, saving } = useSaveDialog<Service>('services', record, TEXTS, (saved) => {
+        // The dialog stays open while the new service's monitors are made, then closes either way.
+        if (editing || !values.create_monitor) onClose(true);
+        else void createMonitors({ ...toServiceBody(values, server.id), id: saved.id }).then(() => onClose(true));
+    });
 
     const set = <K extends keyof ServiceValues>(key: K, value: ServiceValues[K]) =>
         setValues((current) => ({ ...current, [key]: value }));
@@ -111,37 +129,8 @@ const ServiceDialogBody = ({ open, onClose, server, record }: ServiceDialogProps
 
     const submit = async (event: FormEvent) => {
         event.preventDefault();
-        const data = {
-            name: values.name.trim(),
-            type: values.type,
-            address: values.address.trim(),
-            is_enabled: values.is_enabled,
-            server_id: server.id,
-        };
-        setSaving(true);
         setErrors({});
-        let saved: Service;
-        try {
-            if (record) {
-                await update(
-                    'services',
-                    { id: record.id, data, previousData: record },
-                    { mutationMode: 'pessimistic', returnPromise: true }
-                );
-                saved = record;
-            } else {
-                saved = (await create('services', { data }, { returnPromise: true })) as Service;
-            }
-        } catch (error) {
-            setSaving(false);
-            notify(withServerMessage(editing ? SERVICE_EDIT_FAILED : SERVICE_ADD_FAILED, error), { type: 'error' });
-            setErrors((error as { body?: { errors?: FieldErrors } }).body?.errors ?? {});
-            return;
-        }
-        notify(editing ? SERVICE_EDITED : SERVICE_ADDED, { type: 'success' });
-        if (!editing && values.create_monitor) await createMonitors({ ...data, id: saved.id });
-        setSaving(false);
-        onClose(true);
+        setErrors((await save(toServiceBody(values, server.id))) ?? {});
     };
 
     return (
@@ -211,7 +200,7 @@ const ServiceDialogBody = ({ open, onClose, server, record }: ServiceDialogProps
                 </DialogContent>
                 <DialogActions>
                     <Button onClick={() => onClose(false)}>Cancel</Button>
-                    <Button type="submit" variant="contained" disabled={saving}>
+                    <Button type="submit" variant="contained" disabled={saving || creatingMonitor}>
                         {editing ? 'Save' : 'Add'}
                     </Button>
                 </DialogActions>
