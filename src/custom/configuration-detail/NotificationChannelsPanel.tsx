@@ -8,6 +8,11 @@ import {
     Card,
     CardContent,
     CardHeader,
+    Table,
+    TableBody,
+    TableCell,
+    TableHead,
+    TableRow,
     TextField,
     Typography,
 } from '@mui/material';
@@ -26,6 +31,33 @@ export interface NotificationChannelsPanelProps {
     /** Read-only users see the table without Remove buttons and without the add select. */
     canWrite: boolean;
 }
+
+/**
+ * The table's place while nothing is linked. Unlike the servers and monitors cards, the spec gives this panel no empty
+ * text of its own, only its columns, so they stay in view with the empty row under them (DataTable shows only `empty`).
+ */
+const NoLinks = ({ canWrite }: { canWrite: boolean }) => (
+    <Table size="small" aria-label="Linked notification channels">
+        <TableHead>
+            <TableRow>
+                {['Id', 'Type', 'Name', 'Enabled', ...(canWrite ? ['Actions'] : [])].map((label) => (
+                    <TableCell key={label} align={label === 'Actions' ? 'right' : undefined}>
+                        {label}
+                    </TableCell>
+                ))}
+            </TableRow>
+        </TableHead>
+        <TableBody>
+            <TableRow>
+                <TableCell colSpan={canWrite ? 5 : 4}>
+                    <Typography color="text.secondary" align="center">
+                        No notification channels linked yet
+                    </Typography>
+                </TableCell>
+            </TableRow>
+        </TableBody>
+    </Table>
+);
 
 /** Channels linked to the configuration: Id, Type, Name, Enabled, Remove; and a select to link another. */
 export const NotificationChannelsPanel = ({ configurationId, canWrite }: NotificationChannelsPanelProps) => {
@@ -117,11 +149,7 @@ export const NotificationChannelsPanel = ({ configurationId, canWrite }: Notific
                     aria-label="Linked notification channels"
                     rowClick={false}
                     bulkActionButtons={false}
-                    empty={
-                        <Typography color="text.secondary" align="center" sx={{ py: 2 }}>
-                            No notification channels linked yet
-                        </Typography>
-                    }
+                    empty={<NoLinks canWrite={canWrite} />}
                 >
                     <DataTable.Col label="Id" render={(link: ChannelLink) => link.notification_channel.id} />
                     <DataTable.Col label="Type" render={(link: ChannelLink) => link.notification_channel.type} />
