@@ -382,12 +382,16 @@ describe('configuration list', () => {
 
     it('edits a configuration, and reports a failed update', async () => {
         let fail = false;
+        let rows = [healthy];
         const { calls } = stubApi({
             'GET /api/users/me': { body: admin },
-            'GET /api/configurations': configurationsApi(() => [healthy]),
+            'GET /api/configurations': configurationsApi(() => rows),
             'GET /api/chains': { body: chains },
-            'PUT /api/configurations/1': () =>
-                fail ? { status: 500, body: { message: 'boom' } } : { body: { ...healthy, name: 'Renamed' } },
+            'PUT /api/configurations/1': () => {
+                if (fail) return { status: 500, body: { message: 'boom' } };
+                rows = [{ ...healthy, name: 'Renamed' }];
+                return { body: rows[0] };
+            },
         });
         const user = userEvent.setup();
         renderApp('/configurations');
@@ -404,8 +408,11 @@ describe('configuration list', () => {
             is_enabled: true,
         });
 
+        // The list is asked again and shows the new name.
+        expect(await screen.findByRole('heading', { name: 'Renamed' })).toBeInTheDocument();
+
         fail = true;
-        await user.click(await screen.findByRole('button', { name: 'Edit configuration Osmosis main' }));
+        await user.click(await screen.findByRole('button', { name: 'Edit configuration Renamed' }));
         await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Save' }));
         expect(await screen.findByText('Failed to update configuration: boom')).toBeInTheDocument();
     });
