@@ -54,9 +54,13 @@ describe('the configuration grid, page by page', () => {
         expect(await cardNames()).toHaveLength(24);
         expect((await cardNames()).at(-1)).toBe('Node 24');
         await page.getByText('1-24 of 27').waitFor();
+        await page.getByRole('button', { name: 'Go to next page' }).scrollIntoViewIfNeeded();
+        expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
 
+        // The pagination sits below the grid; the next page is shown from its top.
         await page.getByRole('button', { name: 'Go to next page' }).click();
         await page.getByRole('heading', { name: 'Other hub' }).waitFor();
+        await page.waitForFunction(() => window.scrollY === 0);
         expect(await cardNames()).toEqual(['Node 25', 'Node 26', 'Other hub']);
         await page.getByText('25-27 of 27').waitFor();
         expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe('/configurations');

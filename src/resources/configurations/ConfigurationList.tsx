@@ -1,6 +1,6 @@
 import AddIcon from '@mui/icons-material/Add';
 import { Box, Button, Grid, Typography } from '@mui/material';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ListBase, Pagination, Title, useListContext } from 'react-admin';
 
 import type { Configuration } from '../../../common/entities';
@@ -42,7 +42,7 @@ export const ConfigurationList = () => (
 );
 
 const ConfigurationGrid = () => {
-    const { data, error, isPending, filterValues, refetch } = useListContext<Configuration>();
+    const { data, error, isPending, filterValues, page, refetch } = useListContext<Configuration>();
     const { canWrite, isSuperAdmin } = useConfigurationAccess();
     const [dialog, setDialog] = useState<{ open: boolean; configuration: Configuration | null }>({
         open: false,
@@ -51,6 +51,12 @@ const ConfigurationGrid = () => {
     const [toDelete, setToDelete] = useState<Configuration | null>(null);
     const configurations = error ? [] : (data ?? []);
     const companyId = (filterValues as ConfigurationListFilter).company_id;
+    // A new page starts at its first card, as react-admin's URL-synced lists do; the pagination sits below the grid.
+    const shownPage = useRef(page);
+    useEffect(() => {
+        if (shownPage.current !== page) window.scrollTo(0, 0);
+        shownPage.current = page;
+    }, [page]);
 
     return (
         <Box>

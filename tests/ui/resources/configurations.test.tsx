@@ -211,8 +211,11 @@ describe('configuration list', () => {
         expect(within(cardOf('Node 24')).getByText('Servers: 1 · Monitors: 1')).toBeInTheDocument();
         expect(within(cardOf('Node 24')).getByText('Healthy')).toBeInTheDocument();
 
+        vi.mocked(window.scrollTo).mockClear();
         await user.click(screen.getByRole('button', { name: 'Go to next page' }));
         await screen.findByRole('heading', { name: 'Node 30' });
+        // The pagination sits below the grid: the new page is shown from its top.
+        expect(window.scrollTo).toHaveBeenCalledWith(0, 0);
         expect(cardNames()).toEqual(['Node 25', 'Node 26', 'Node 27', 'Node 28', 'Node 29', 'Node 30']);
         expect(screen.getByText('25-30 of 30')).toBeInTheDocument();
         expect(listRequests(calls).at(-1)).toEqual({
