@@ -14,6 +14,8 @@ export interface RecordedRequest {
     /** Path with query, without the origin, e.g. `/api/companies?range=[0,24]`. */
     url: string;
     path: string;
+    /** The query string's parameters, undecoded JSON values included (`filter`, `range`, `sort`). */
+    query: URLSearchParams;
     headers: Headers;
     body: unknown;
 }
@@ -42,6 +44,7 @@ export function stubApi(routes: Record<string, FakeHandler | 'network'>) {
             method,
             url: decodeURIComponent(relative),
             path,
+            query: new URLSearchParams(relative.split('?')[1] ?? ''),
             headers: new Headers(init.headers),
             body: typeof init.body === 'string' ? parseOrText(init.body) : undefined,
         };
@@ -58,6 +61,50 @@ export function stubApi(routes: Record<string, FakeHandler | 'network'>) {
     });
     vi.stubGlobal('fetch', fetchMock);
     return { calls, fetchMock };
+}
+
+/** react-admin's list parameters of a request (`sort`, `range`, `filter`), parsed; absent ones are null/empty. */
+export function listParamsOf(request: RecordedRequest) {
+    const read = <T>(name: string): T | null => {
+        const value = request.query.get(name);
+        return value === null ? null : (JSON.parse(value) as T);
+    };
+    return {
+        sort: read<[string, 'ASC' | 'DESC']>('sort'),
+        range: read<[number, number]>('range'),
+        filter: read<Record<string, unknown>>('filter') ?? {},
+    };
+}
+
+/**
+ * A list answered as the server answers it (server/list-query.ts): each filter key kept by its predicate (an unknown
+ * key is a 400), sorted case-insensitively by the named field then id, cut to `range` with `Content-Range`.
+ */
+export function pagedReply<T extends { id: number }>(
+    resource: string,
+    rows: T[],
+    request: RecordedRequest,
+    filters: Record<string, (row: T, value: unknown) => boolean>
+): FakeReply {
+    const { sort, range, filter } = listParamsOf(request);
+    let kept = rows;
+    for (const [name, value] of Object.entries(filter)) {
+        const matches = filters[name];
+        if (!matches)
+            return { status: 400, body: { message: 'Invalid', errors: { filter: `Cannot filter on ${name}` } } };
+        if (value !== '' && value !== null && value !== undefined) kept = kept.filter((row) => matches(row, value));
+    }
+    if (sort) {
+        const [field, order] = sort;
+        const key = (row: T) => String((row as Record<string, unknown>)[field] ?? '').toLowerCase();
+        const direction = order === 'ASC' ? 1 : -1;
+        kept = [...kept].sort((a, b) => direction * (key(a).localeCompare(key(b)) || a.id - b.id));
+    }
+    if (!range) return { body: kept };
+    const [first, last] = range;
+    const page = kept.slice(first, last + 1);
+    const end = page.length ? first + page.length - 1 : first;
+    return { body: page, headers: { 'Content-Range': `${resource} ${first}-${end}/${kept.length}` } };
 }
 
 export const inOneHour = () => new Date(Date.now() + 3600_000).toISOString();

@@ -27,6 +27,8 @@ export const ConfigurationFilters = ({ value, onChange, showCompany }: Configura
                 onChange={(event) => set({ q: event.target.value })}
                 sx={{ minWidth: 240, flex: 1 }}
                 slotProps={{
+                    // The server refuses a longer search (server/list-query.ts textFilter).
+                    htmlInput: { maxLength: 200 },
                     input: {
                         startAdornment: (
                             <InputAdornment position="start">

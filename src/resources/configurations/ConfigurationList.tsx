@@ -1,7 +1,7 @@
 import AddIcon from '@mui/icons-material/Add';
 import { Box, Button, Grid, Typography } from '@mui/material';
-import { useMemo, useState } from 'react';
-import { Title, useGetList } from 'react-admin';
+import { useEffect, useRef, useState } from 'react';
+import { ListBase, Pagination, Title, useListContext } from 'react-admin';
 
 import type { Configuration } from '../../../common/entities';
 import { LoadingScreen } from '../../custom/layout/LoadingScreen';
@@ -10,36 +10,56 @@ import { ConfigurationCard } from './ConfigurationCard';
 import { ConfigurationCodeButtons } from './ConfigurationCodeButtons';
 import { ConfigurationDeleteConfirm } from './ConfigurationDeleteConfirm';
 import { ConfigurationDialog } from './ConfigurationDialog';
-import { ConfigurationFilters } from './ConfigurationFilters';
-import { DEFAULT_FILTERS, filterConfigurations } from './configurationFilters';
+import { ConfigurationListFilters } from './ConfigurationListFilters';
+import { type ConfigurationListFilter, DEFAULT_LIST_FILTER } from './configurationFilters';
 import { useConfigurationAccess } from './useConfigurationAccess';
 
+/** Cards per page: whole rows at 1, 2, 3 and 4 columns. */
+export const PAGE_SIZE = 24;
+const PAGE_SIZES = [PAGE_SIZE, PAGE_SIZE * 2, PAGE_SIZE * 4];
+
 /**
- * /configurations: filter bar and card grid. The whole list is read once and filtered here, so the
- * status filter (derived from monitors) and the counts need no extra calls; a failed fetch is only
- * logged and the list shows empty (spec §8).
+ * /configurations: filter bar and card grid. The server filters (search, company, enabled, the health derived from
+ * the monitors), sorts and pages; each row carries its servers and monitors for the counts and the badge. The
+ * filters live in the page, not the URL, so the route stays plain /configurations. A failed fetch is only logged
+ * and the list shows empty (spec §8).
  */
-export const ConfigurationList = () => {
+export const ConfigurationList = () => (
+    <ListBase<Configuration>
+        resource="configurations"
+        perPage={PAGE_SIZE}
+        sort={{ field: 'name', order: 'ASC' }}
+        filterDefaultValues={DEFAULT_LIST_FILTER}
+        disableSyncWithLocation
+        queryOptions={{
+            retry: retryUnlessClientError,
+            onError: (error) => console.error('Failed to fetch configurations', error),
+        }}
+    >
+        <Title title="Node Configurations" />
+        <ConfigurationGrid />
+    </ListBase>
+);
+
+const ConfigurationGrid = () => {
+    const { data, error, isPending, filterValues, page, refetch } = useListContext<Configuration>();
     const { canWrite, isSuperAdmin } = useConfigurationAccess();
-    const [filters, setFilters] = useState(DEFAULT_FILTERS);
     const [dialog, setDialog] = useState<{ open: boolean; configuration: Configuration | null }>({
         open: false,
         configuration: null,
     });
     const [toDelete, setToDelete] = useState<Configuration | null>(null);
-    const { data, isPending, refetch } = useGetList<Configuration>(
-        'configurations',
-        { pagination: { page: 1, perPage: 1000 }, sort: { field: 'name', order: 'ASC' } },
-        {
-            retry: retryUnlessClientError,
-            onError: (error) => console.error('Failed to fetch configurations', error),
-        }
-    );
-    const visible = useMemo(() => filterConfigurations(data ?? [], filters), [data, filters]);
+    const configurations = error ? [] : (data ?? []);
+    const companyId = (filterValues as ConfigurationListFilter).company_id;
+    // A new page starts at its first card, as react-admin's URL-synced lists do; the pagination sits below the grid.
+    const shownPage = useRef(page);
+    useEffect(() => {
+        if (shownPage.current !== page) window.scrollTo(0, 0);
+        shownPage.current = page;
+    }, [page]);
 
     return (
         <Box>
-            <Title title="Node Configurations" />
             <Box
                 sx={{
                     display: 'flex',
@@ -54,10 +74,10 @@ export const ConfigurationList = () => {
                     Node Configurations
                 </Typography>
                 <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', justifyContent: 'flex-end' }}>
-                    {(!isSuperAdmin || filters.company_id) && (
+                    {(!isSuperAdmin || companyId !== undefined) && (
                         <ConfigurationCodeButtons
                             canWrite={canWrite}
-                            companyId={isSuperAdmin ? filters.company_id : ''}
+                            companyId={isSuperAdmin && companyId !== undefined ? String(companyId) : ''}
                             onImported={() => refetch()}
                         />
                     )}
@@ -72,28 +92,33 @@ export const ConfigurationList = () => {
                     )}
                 </Box>
             </Box>
-            <ConfigurationFilters value={filters} onChange={setFilters} showCompany={isSuperAdmin} />
+            <ConfigurationListFilters showCompany={isSuperAdmin} />
             {isPending ? (
                 <LoadingScreen />
-            ) : visible.length === 0 ? (
+            ) : configurations.length === 0 ? (
                 <Box sx={{ py: 6, textAlign: 'center' }}>
                     <Typography variant="h6">No configurations found</Typography>
                     <Typography color="text.secondary">Start by adding your first node configuration</Typography>
                 </Box>
             ) : (
-                <Grid container spacing={2}>
-                    {visible.map((configuration) => (
-                        <Grid key={configuration.id} size={{ xs: 12, sm: 6, md: 4, lg: 3 }}>
-                            <ConfigurationCard
-                                configuration={configuration}
-                                onEdit={
-                                    canWrite ? (record) => setDialog({ open: true, configuration: record }) : undefined
-                                }
-                                onDelete={canWrite ? setToDelete : undefined}
-                            />
-                        </Grid>
-                    ))}
-                </Grid>
+                <>
+                    <Grid container spacing={2}>
+                        {configurations.map((configuration) => (
+                            <Grid key={configuration.id} size={{ xs: 12, sm: 6, md: 4, lg: 3 }}>
+                                <ConfigurationCard
+                                    configuration={configuration}
+                                    onEdit={
+                                        canWrite
+                                            ? (record) => setDialog({ open: true, configuration: record })
+                                            : undefined
+                                    }
+                                    onDelete={canWrite ? setToDelete : undefined}
+                                />
+                            </Grid>
+                        ))}
+                    </Grid>
+                    <Pagination rowsPerPageOptions={PAGE_SIZES} sx={{ mt: 2 }} />
+                </>
             )}
             {canWrite && (
                 <>

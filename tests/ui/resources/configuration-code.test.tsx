@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 
 import { storeSession, stubApi } from '../fakeApi';
 import { renderApp } from '../renderApp';
-import { admin, configuration, plainUser } from './configurationFixtures';
+import { admin, configuration, configurationsApi, plainUser } from './configurationFixtures';
 
 const DOCUMENT = 'version: 1\nconfigurations:\n  - name: Osmosis main\n    chain: osmosis\n';
 const plan = (dryRun: boolean) => ({
@@ -27,10 +27,15 @@ describe('configuration import and export', () => {
     beforeEach(() => storeSession());
 
     it('shows the dry-run plan of a chosen file and applies it only on Apply', async () => {
+        let rows = [configuration()];
         const api = stubApi({
             'GET /api/users/me': { body: admin },
-            'GET /api/configurations': { body: [configuration()] },
-            'POST /api/import': (req) => ({ body: plan(req.url.includes('dry_run=true')) }),
+            'GET /api/configurations': configurationsApi(() => rows),
+            'POST /api/import': (req) => {
+                const dryRun = req.url.includes('dry_run=true');
+                if (!dryRun) rows = [...rows, configuration({ id: 2, name: 'Juno', chain: 'juno' })];
+                return { body: plan(dryRun) };
+            },
         });
         const user = userEvent.setup();
         renderApp('/configurations');
@@ -55,6 +60,8 @@ describe('configuration import and export', () => {
         expect(await screen.findByText('Import applied: 1 created, 1 updated, 0 deleted')).toBeInTheDocument();
         expect(imports().map((c) => c.url)).toEqual(['/api/import?dry_run=true', '/api/import?dry_run=false']);
         await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+        // The list is asked again and shows what the import created.
+        expect(await screen.findByRole('heading', { name: 'Juno' })).toBeInTheDocument();
     });
 
     it('lists every wrong field of a refused document and offers no Apply', async () => {

@@ -1,5 +1,6 @@
 import type { Configuration, Monitor, Server } from '../../../common/entities';
-import { superAdmin } from '../fakeApi';
+import { groupHealth } from '../../../common/health';
+import { type FakeHandler, pagedReply, superAdmin } from '../fakeApi';
 
 export const admin = { ...superAdmin, id: 2, username: 'ops', is_super_admin: false };
 export const plainUser = { ...superAdmin, id: 3, username: 'viewer', is_admin: false, is_super_admin: false };
@@ -49,3 +50,14 @@ export const chains = [
     { name: 'osmosis', pretty_name: 'Osmosis', chain_id: 'osmosis-1', bech32_prefix: 'osmo', network_type: 'mainnet' },
     { name: 'cosmoshub', pretty_name: 'Cosmos Hub', chain_id: 'cosmoshub-4', bech32_prefix: 'cosmos' },
 ];
+
+/** `GET /api/configurations` as the server answers it: its filters (spec §2), sort and page over the given rows. */
+export const configurationsApi =
+    (rows: () => Configuration[]): FakeHandler =>
+    (request) =>
+        pagedReply('configurations', rows(), request, {
+            q: (c, q) => [c.name, c.chain].some((text) => text.toLowerCase().includes(String(q).trim().toLowerCase())),
+            company_id: (c, id) => c.company_id === Number(id),
+            is_enabled: (c, enabled) => c.is_enabled === (enabled === true || enabled === 'true'),
+            status: (c, status) => groupHealth(c.monitors ?? []).health === status,
+        });

@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import type { Configuration } from '../../../common/entities';
 import userEvent from '@testing-library/user-event';
 
-import { DEFAULT_FILTERS, filterConfigurations } from '../../../src/resources/configurations/configurationFilters';
-import { storeSession, stubApi, superAdmin } from '../fakeApi';
+import { listParamsOf, type RecordedRequest, storeSession, stubApi, superAdmin } from '../fakeApi';
 import { renderApp } from '../renderApp';
-import { admin, chains, configuration, monitor, plainUser } from './configurationFixtures';
+import { admin, chains, configuration, configurationsApi, monitor, plainUser } from './configurationFixtures';
 
 const healthy = configuration();
 const failing = configuration({
@@ -37,6 +37,12 @@ const companies = {
 };
 
 const cardOf = (name: string) => screen.getByRole('article', { name: `Configuration ${name}` });
+/** The names on the cards, in the order shown. */
+const cardNames = () =>
+    screen.queryAllByRole('button', { name: /^Open configuration/ }).map((button) => button.textContent);
+/** The list parameters of every GET /api/configurations sent so far. */
+const listRequests = (calls: RecordedRequest[]) =>
+    calls.filter((c) => c.method === 'GET' && c.path === '/api/configurations').map(listParamsOf);
 
 async function choose(user: ReturnType<typeof userEvent.setup>, label: string, option: string) {
     await user.click(screen.getByRole('combobox', { name: label }));
@@ -49,7 +55,7 @@ describe('configuration list', () => {
     it('shows the empty state', async () => {
         stubApi({
             'GET /api/users/me': { body: superAdmin },
-            'GET /api/configurations': { body: [] },
+            'GET /api/configurations': configurationsApi(() => []),
             'GET /api/companies': { body: companies },
         });
         renderApp('/configurations');
@@ -72,7 +78,7 @@ describe('configuration list', () => {
     it('shows enabled configurations as cards by default, with health, chain and counts', async () => {
         stubApi({
             'GET /api/users/me': { body: superAdmin },
-            'GET /api/configurations': { body: all },
+            'GET /api/configurations': configurationsApi(() => all),
             'GET /api/companies': { body: companies },
         });
         renderApp('/configurations');
@@ -94,7 +100,7 @@ describe('configuration list', () => {
     it('says nothing is watched on a configuration without monitors, beside a Healthy that is not green', async () => {
         stubApi({
             'GET /api/users/me': { body: superAdmin },
-            'GET /api/configurations': { body: [{ ...healthy, monitors: [] }, warning] },
+            'GET /api/configurations': configurationsApi(() => [{ ...healthy, monitors: [] }, warning]),
             'GET /api/companies': { body: companies },
         });
         renderApp('/configurations');
@@ -108,7 +114,7 @@ describe('configuration list', () => {
     it('shows no health badge on a disabled configuration', async () => {
         stubApi({
             'GET /api/users/me': { body: superAdmin },
-            'GET /api/configurations': { body: all },
+            'GET /api/configurations': configurationsApi(() => all),
             'GET /api/companies': { body: companies },
         });
         const user = userEvent.setup();
@@ -123,47 +129,116 @@ describe('configuration list', () => {
         expect(screen.getAllByRole('button', { name: /^Open configuration/ })).toHaveLength(4);
     });
 
-    it('filters by search, status and company', async () => {
-        stubApi({
+    it('sends search (once typing settles), status, company and enabled to the server as the list filter', async () => {
+        const { calls } = stubApi({
             'GET /api/users/me': { body: superAdmin },
-            'GET /api/configurations': { body: all },
+            'GET /api/configurations': configurationsApi(() => all),
+            'GET /api/companies': { body: companies },
+        });
+        const lists = () => listRequests(calls);
+        const user = userEvent.setup();
+        renderApp('/configurations');
+        await screen.findByRole('heading', { name: 'Osmosis main' });
+        expect(lists()).toEqual([{ sort: ['name', 'ASC'], range: [0, 23], filter: { is_enabled: true } }]);
+
+        await user.type(screen.getByLabelText('Search'), 'COSMOS');
+        await waitFor(() => expect(cardNames()).toEqual(['Hub']));
+        // One request for the whole word, not one per key.
+        expect(lists().slice(1)).toEqual([
+            { sort: ['name', 'ASC'], range: [0, 23], filter: { is_enabled: true, q: 'COSMOS' } },
+        ]);
+        await user.clear(screen.getByLabelText('Search'));
+        await waitFor(() => expect(cardNames()).toEqual(['Hub', 'Juno', 'Osmosis main']));
+        expect(lists().at(-1)?.filter).toEqual({ is_enabled: true });
+
+        await choose(user, 'Status', 'Warning');
+        await waitFor(() => expect(cardNames()).toEqual(['Juno']));
+        expect(lists().at(-1)?.filter).toEqual({ is_enabled: true, status: 'warning' });
+        await choose(user, 'Status', 'Error');
+        await waitFor(() => expect(cardNames()).toEqual(['Hub']));
+        await choose(user, 'Status', 'Healthy');
+        await waitFor(() => expect(cardNames()).toEqual(['Osmosis main']));
+        await choose(user, 'Status', 'All Status');
+        await waitFor(() => expect(cardNames()).toHaveLength(3));
+        expect(lists().at(-1)?.filter).toEqual({ is_enabled: true });
+
+        await choose(user, 'Company', 'Globex');
+        await waitFor(() => expect(cardNames()).toEqual(['Hub']));
+        expect(lists().at(-1)?.filter).toEqual({ is_enabled: true, company_id: 2 });
+        await choose(user, 'Company', 'All Companies');
+        await choose(user, 'Enabled', 'All');
+        await waitFor(() => expect(cardNames()).toEqual(['Hub', 'Juno', 'Old testnet', 'Osmosis main']));
+        expect(lists().at(-1)?.filter).toEqual({});
+
+        await user.type(screen.getByLabelText('Search'), 'nothing-like-this');
+        expect(await screen.findByText('No configurations found')).toBeInTheDocument();
+        expect(lists().at(-1)?.filter).toEqual({ q: 'nothing-like-this' });
+    });
+
+    it('keeps a status chosen while the search is still settling', async () => {
+        const { calls } = stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/configurations': configurationsApi(() => all),
             'GET /api/companies': { body: companies },
         });
         const user = userEvent.setup();
         renderApp('/configurations');
         await screen.findByRole('heading', { name: 'Osmosis main' });
-
-        await user.type(screen.getByLabelText('Search'), 'COSMOS');
-        expect(screen.getAllByRole('button', { name: /^Open configuration/ }).map((b) => b.textContent)).toEqual([
-            expect.stringContaining('Hub'),
-        ]);
-        await user.clear(screen.getByLabelText('Search'));
-
-        await choose(user, 'Status', 'Warning');
-        expect(screen.getByRole('heading', { name: 'Juno' })).toBeInTheDocument();
-        expect(screen.queryByRole('heading', { name: 'Hub' })).not.toBeInTheDocument();
+        await user.type(screen.getByLabelText('Search'), 'o');
         await choose(user, 'Status', 'Error');
-        expect(screen.getByRole('heading', { name: 'Hub' })).toBeInTheDocument();
-        expect(screen.queryByRole('heading', { name: 'Juno' })).not.toBeInTheDocument();
-        await choose(user, 'Status', 'Healthy');
-        expect(screen.getByRole('heading', { name: 'Osmosis main' })).toBeInTheDocument();
-        expect(screen.queryByRole('heading', { name: 'Hub' })).not.toBeInTheDocument();
-        await choose(user, 'Status', 'All Status');
+        await waitFor(() => expect(cardNames()).toEqual(['Hub']));
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        expect(listRequests(calls).at(-1)?.filter).toEqual({ is_enabled: true, q: 'o', status: 'error' });
+        expect(cardNames()).toEqual(['Hub']);
+        expect(screen.getByLabelText('Search')).toHaveValue('o');
+    });
 
-        await choose(user, 'Company', 'Globex');
-        expect(screen.getAllByRole('button', { name: /^Open configuration/ })).toHaveLength(1);
-        expect(screen.getByRole('heading', { name: 'Hub' })).toBeInTheDocument();
-        await choose(user, 'Company', 'All Companies');
-        expect(screen.getAllByRole('button', { name: /^Open configuration/ })).toHaveLength(3);
+    it('pages through more configurations than one page holds, 24 at a time', async () => {
+        const many = Array.from({ length: 30 }, (_, i) =>
+            configuration({ id: i + 1, name: `Node ${String(i + 1).padStart(2, '0')}`, chain: 'osmosis' })
+        );
+        const { calls } = stubApi({
+            'GET /api/users/me': { body: admin },
+            'GET /api/configurations': configurationsApi(() => many),
+        });
+        const user = userEvent.setup();
+        renderApp('/configurations');
+        await screen.findByRole('heading', { name: 'Node 01' });
+        expect(cardNames()).toHaveLength(24);
+        expect(cardNames().at(-1)).toBe('Node 24');
+        expect(screen.getByText('1-24 of 30')).toBeInTheDocument();
+        // The paged rows still carry servers and monitors: counts and badge show.
+        expect(within(cardOf('Node 24')).getByText('Servers: 1 · Monitors: 1')).toBeInTheDocument();
+        expect(within(cardOf('Node 24')).getByText('Healthy')).toBeInTheDocument();
 
-        await user.type(screen.getByLabelText('Search'), 'nothing-like-this');
-        expect(screen.getByText('No configurations found')).toBeInTheDocument();
+        vi.mocked(window.scrollTo).mockClear();
+        await user.click(screen.getByRole('button', { name: 'Go to next page' }));
+        await screen.findByRole('heading', { name: 'Node 30' });
+        // The pagination sits below the grid: the new page is shown from its top.
+        expect(window.scrollTo).toHaveBeenCalledWith(0, 0);
+        expect(cardNames()).toEqual(['Node 25', 'Node 26', 'Node 27', 'Node 28', 'Node 29', 'Node 30']);
+        expect(screen.getByText('25-30 of 30')).toBeInTheDocument();
+        expect(listRequests(calls).at(-1)).toEqual({
+            sort: ['name', 'ASC'],
+            range: [24, 47],
+            filter: { is_enabled: true },
+        });
+
+        // A new filter starts again from the first page.
+        await user.type(screen.getByLabelText('Search'), 'node 1');
+        await waitFor(() => expect(cardNames()).toHaveLength(10));
+        expect(listRequests(calls).at(-1)).toEqual({
+            sort: ['name', 'ASC'],
+            range: [0, 23],
+            filter: { is_enabled: true, q: 'node 1' },
+        });
+        expect(screen.queryByRole('button', { name: 'Go to next page' })).not.toBeInTheDocument();
     });
 
     it('opens the detail when a card is clicked', async () => {
         stubApi({
             'GET /api/users/me': { body: superAdmin },
-            'GET /api/configurations': { body: all },
+            'GET /api/configurations': configurationsApi(() => all),
             'GET /api/companies': { body: companies },
             'GET /api/configurations/2': { body: failing },
             'GET /api/configurations/2/servers': { body: failing.servers },
@@ -182,7 +257,7 @@ describe('configuration list', () => {
     it('hides add, edit, delete and the company filter from a plain user', async () => {
         stubApi({
             'GET /api/users/me': { body: plainUser },
-            'GET /api/configurations': { body: all },
+            'GET /api/configurations': configurationsApi(() => all),
         });
         renderApp('/configurations');
         await screen.findByRole('heading', { name: 'Osmosis main' });
@@ -196,7 +271,7 @@ describe('configuration list', () => {
     it("requires name and chain: toasts 'Please fill in all required fields' and sends nothing", async () => {
         const { calls } = stubApi({
             'GET /api/users/me': { body: admin },
-            'GET /api/configurations': { body: [] },
+            'GET /api/configurations': configurationsApi(() => []),
             'GET /api/chains': { body: chains },
         });
         const user = userEvent.setup();
@@ -211,10 +286,10 @@ describe('configuration list', () => {
     });
 
     it('creates a configuration with a chain from the directory (company admin: no company_id)', async () => {
-        let rows: unknown[] = [];
+        let rows: Configuration[] = [];
         const { calls } = stubApi({
             'GET /api/users/me': { body: admin },
-            'GET /api/configurations': () => ({ body: rows }),
+            'GET /api/configurations': configurationsApi(() => rows),
             'GET /api/chains': { body: chains },
             'POST /api/configurations': (request) => {
                 rows = [configuration({ ...(request.body as object), id: 7, monitors: [], servers: [] })];
@@ -243,7 +318,7 @@ describe('configuration list', () => {
     it('accepts a chain the directory does not know, saying so under the field', async () => {
         stubApi({
             'GET /api/users/me': { body: superAdmin },
-            'GET /api/configurations': { body: [] },
+            'GET /api/configurations': configurationsApi(() => []),
             'GET /api/companies': { body: companies },
             'GET /api/chains': { body: chains },
         });
@@ -263,7 +338,7 @@ describe('configuration list', () => {
         const root = { ...superAdmin, company: null, company_id: null };
         const { calls } = stubApi({
             'GET /api/users/me': { body: root },
-            'GET /api/configurations': { body: [] },
+            'GET /api/configurations': configurationsApi(() => []),
             'GET /api/companies': { body: companies },
             'GET /api/chains': { body: chains },
         });
@@ -281,7 +356,7 @@ describe('configuration list', () => {
     it('lets a super admin pick the company, accepts a free-text chain, and shows a failed create', async () => {
         const { calls } = stubApi({
             'GET /api/users/me': { body: superAdmin },
-            'GET /api/configurations': { body: [] },
+            'GET /api/configurations': configurationsApi(() => []),
             'GET /api/companies': { body: companies },
             'GET /api/chains': { body: chains },
             'POST /api/configurations': {
@@ -310,12 +385,16 @@ describe('configuration list', () => {
 
     it('edits a configuration, and reports a failed update', async () => {
         let fail = false;
+        let rows = [healthy];
         const { calls } = stubApi({
             'GET /api/users/me': { body: admin },
-            'GET /api/configurations': { body: [healthy] },
+            'GET /api/configurations': configurationsApi(() => rows),
             'GET /api/chains': { body: chains },
-            'PUT /api/configurations/1': () =>
-                fail ? { status: 500, body: { message: 'boom' } } : { body: { ...healthy, name: 'Renamed' } },
+            'PUT /api/configurations/1': () => {
+                if (fail) return { status: 500, body: { message: 'boom' } };
+                rows = [{ ...healthy, name: 'Renamed' }];
+                return { body: rows[0] };
+            },
         });
         const user = userEvent.setup();
         renderApp('/configurations');
@@ -332,8 +411,11 @@ describe('configuration list', () => {
             is_enabled: true,
         });
 
+        // The list is asked again and shows the new name.
+        expect(await screen.findByRole('heading', { name: 'Renamed' })).toBeInTheDocument();
+
         fail = true;
-        await user.click(await screen.findByRole('button', { name: 'Edit configuration Osmosis main' }));
+        await user.click(await screen.findByRole('button', { name: 'Edit configuration Renamed' }));
         await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Save' }));
         expect(await screen.findByText('Failed to update configuration: boom')).toBeInTheDocument();
     });
@@ -342,7 +424,7 @@ describe('configuration list', () => {
         let rows = [healthy, failing];
         stubApi({
             'GET /api/users/me': { body: superAdmin },
-            'GET /api/configurations': () => ({ body: rows }),
+            'GET /api/configurations': configurationsApi(() => rows),
             'GET /api/companies': { body: companies },
             'DELETE /api/configurations/1': () => {
                 rows = [failing];
@@ -365,16 +447,5 @@ describe('configuration list', () => {
         await user.click(await screen.findByRole('button', { name: 'Delete configuration Hub' }));
         await user.click(await screen.findByRole('button', { name: 'Delete' }));
         expect(await screen.findByText('Failed to delete configuration')).toBeInTheDocument();
-    });
-});
-
-describe('filterConfigurations', () => {
-    it('defaults to enabled configurations and matches status from the monitors', () => {
-        expect(filterConfigurations(all, DEFAULT_FILTERS).map((c) => c.id)).toEqual([1, 2, 3]);
-        expect(
-            filterConfigurations(all, { ...DEFAULT_FILTERS, is_enabled: '', status: 'error' }).map((c) => c.id)
-        ).toEqual([2, 4]);
-        expect(filterConfigurations(all, { ...DEFAULT_FILTERS, q: 'JUNO' }).map((c) => c.id)).toEqual([3]);
-        expect(filterConfigurations(all, { ...DEFAULT_FILTERS, company_id: '2' }).map((c) => c.id)).toEqual([2]);
     });
 });
