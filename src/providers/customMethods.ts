@@ -2,7 +2,6 @@ import type { IncidentStats } from '../../common/incidents';
 import type { Identifier } from 'react-admin';
 
 import type {
-    AuditEntry,
     Chain,
     ChannelLink,
     LinkRouting,
@@ -17,7 +16,6 @@ import { request } from './httpClient';
 import { listRecords } from './listParams';
 import { type LogEventCallback, logRealtime } from './logSocket';
 import { authRequest, getAccessToken } from './session';
-import { dataProvider } from './dataProvider';
 
 const id = (value: Identifier) => encodeURIComponent(String(value));
 
@@ -27,23 +25,6 @@ async function getJson<T>(path: string, options?: RequestOptions): Promise<T> {
 
 async function getArray<T>(path: string): Promise<T[]> {
     return listRecords<T>((await authRequest(path)).json);
-}
-
-export interface AuditPageParams {
-    /** 0-based index of the first entry. */
-    start: number;
-    /** 0-based index of the last entry (inclusive). */
-    end: number;
-    monitorId?: Identifier;
-    /** Parts of the configuration, server and monitor names and of the message (the audit page's filters). */
-    text?: AuditTextFilter;
-}
-
-export interface AuditTextFilter {
-    configuration?: string;
-    server?: string;
-    monitor?: string;
-    q?: string;
 }
 
 /** The dashboard's Storage Usage figure; `fullest` is null until a disk-space monitor has read a disk. */
@@ -101,8 +82,6 @@ export interface CustomMethods {
         channel: Pick<NotificationChannel, 'name' | 'type' | 'configuration_object' | 'is_enabled'> &
             Partial<Pick<NotificationChannel, 'id' | 'company_id'>>
     ): Promise<unknown>;
-    /** One page of GET /audit/latest (newest first), optionally narrowed to one monitor; total from Content-Range. */
-    getAuditPage(params: AuditPageParams): Promise<{ data: AuditEntry[]; total: number }>;
     /** Realtime (react-admin convention): the `logs` topic streams the server's log lines (see logSocket.ts). */
     subscribe(topic: string, callback: LogEventCallback): Promise<{ data: null }>;
     unsubscribe(topic: string, callback: LogEventCallback): Promise<{ data: null }>;
@@ -163,17 +142,6 @@ export const customMethods: CustomMethods = {
                 },
             })
         ).json,
-    getAuditPage: async ({ start, end, monitorId, text }) => {
-        const filter: Record<string, string | number> = {};
-        for (const [key, value] of Object.entries(text ?? {})) if (value?.trim()) filter[key] = value.trim();
-        if (monitorId !== undefined) filter.monitor_id = Number(monitorId);
-        const perPage = end - start + 1;
-        return dataProvider.getList<AuditEntry>('audit', {
-            pagination: { page: Math.floor(start / perPage) + 1, perPage },
-            sort: { field: 'id', order: 'DESC' },
-            filter,
-        }) as Promise<{ data: AuditEntry[]; total: number }>;
-    },
     subscribe: logRealtime.subscribe,
     unsubscribe: logRealtime.unsubscribe,
     getHealth: async () => (await request<ServerHealth>('/health')).json ?? { status: 'unavailable' },

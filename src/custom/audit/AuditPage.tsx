@@ -2,8 +2,7 @@ import { Box, Stack, TextField, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { Title } from 'react-admin';
 
-import type { AuditTextFilter } from '../../providers/customMethods';
-import { AuditTable } from './AuditTable';
+import { AuditTable, type AuditTextFilter } from './AuditTable';
 
 const FILTERS: { key: keyof AuditTextFilter; label: string }[] = [
     { key: 'configuration', label: 'Configuration' },

@@ -1,31 +1,45 @@
+import { Card, Link, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { useEffect } from 'react';
 import {
-    Box,
-    Card,
-    Link,
-    Stack,
-    Table,
-    TableBody,
-    TableCell,
-    TableContainer,
-    TableHead,
-    TablePagination,
-    TableRow,
-    Typography,
-} from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import type { Identifier } from 'react-admin';
+    DataTable,
+    type Identifier,
+    ListBase,
+    ListContextProvider,
+    type ListControllerResult,
+    Pagination,
+    useListContext,
+} from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 
 import type { AuditEntry } from '../../../common/entities';
-import type { AuditTextFilter } from '../../providers/customMethods';
-import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 import { REFRESH_MS } from '../network-status/metricsQuery';
 import { formatDateTime } from '../ui/format';
 
 /** The audit list is bounded: the latest 100 entries, paged. */
 export const AUDIT_LIMIT = 100;
 const PAGE_SIZES = [10, 25, 50, 100];
+
+/** The audit page's filters: parts of the configuration, server and monitor names and of the message. */
+export interface AuditTextFilter {
+    configuration?: string;
+    server?: string;
+    monitor?: string;
+    q?: string;
+}
+
+/** The filled-in filters, trimmed: an empty box filters nothing. */
+const toFilter = (text: AuditTextFilter | undefined) => {
+    const filter: Record<string, string> = {};
+    for (const [key, value] of Object.entries(text ?? {})) if (value?.trim()) filter[key] = value.trim();
+    return filter;
+};
+
+/**
+ * Only the first page follows new entries; a later page would shift under the reader. react-admin's list query key
+ * is `[resource, 'getList', {pagination, sort, filter, meta}]`.
+ */
+const followFirstPage = (query: { queryKey: readonly unknown[] }) =>
+    (query.queryKey[2] as { pagination?: { page?: number } } | undefined)?.pagination?.page === 1 ? REFRESH_MS : false;
 
 /** Object cell: the configuration, server and/or monitor, each as a link. */
 const AuditObject = ({ entry }: { entry: AuditEntry }) => {
@@ -55,6 +69,30 @@ const AuditObject = ({ entry }: { entry: AuditEntry }) => {
     );
 };
 
+const HEADERS = ['Object', 'Created At', 'Message'];
+
+/** No entries: the table keeps its columns (spec §2: a table with Object, Created At and Message) over the text. */
+const NoEntries = ({ text }: { text: string }) => (
+    <Table size="small" aria-label="Audit">
+        <TableHead>
+            <TableRow>
+                {HEADERS.map((header) => (
+                    <TableCell key={header}>{header}</TableCell>
+                ))}
+            </TableRow>
+        </TableHead>
+        <TableBody>
+            <TableRow>
+                <TableCell colSpan={HEADERS.length}>
+                    <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }}>
+                        {text}
+                    </Typography>
+                </TableCell>
+            </TableRow>
+        </TableBody>
+    </Table>
+);
+
 export interface AuditTableProps {
     /** Narrows the list to one monitor's history. */
     monitorId?: Identifier;
@@ -64,78 +102,67 @@ export interface AuditTableProps {
 }
 
 /** Audit entries of the caller's company, newest first; a failed fetch fails quietly (spec §8) as an empty list. */
-export const AuditTable = ({ monitorId, text, emptyText = 'No audit entries found' }: AuditTableProps) => {
-    const dataProvider = useNodeMonitorDataProvider();
-    const [page, setPage] = useState(0);
-    // A changed filter starts again at the first page.
-    const filterKey = JSON.stringify(text ?? {});
-    const [seenFilter, setSeenFilter] = useState(filterKey);
-    if (seenFilter !== filterKey) {
-        setSeenFilter(filterKey);
-        setPage(0);
-    }
-    const [perPage, setPerPage] = useState(25);
-    const start = page * perPage;
-    const end = Math.min(start + perPage, AUDIT_LIMIT) - 1;
-    const { data, isPending } = useQuery({
-        queryKey: ['nodeMonitor', 'audit', monitorId ?? null, filterKey, start, end],
-        queryFn: () =>
-            dataProvider
-                .getAuditPage({ start, end, monitorId, text })
-                .catch(() => ({ data: [] as AuditEntry[], total: 0 })),
-        placeholderData: keepPreviousData,
-        // Only the first page follows new entries; a later page would shift under the reader.
-        refetchInterval: page === 0 ? REFRESH_MS : false,
-        retry: false,
-    });
-    const entries = data?.data ?? [];
-    const total = Math.min(data?.total ?? 0, AUDIT_LIMIT);
+export const AuditTable = ({ monitorId, text, emptyText = 'No audit entries found' }: AuditTableProps) => (
+    <ListBase<AuditEntry>
+        resource="audit"
+        filter={monitorId === undefined ? undefined : { monitor_id: Number(monitorId) }}
+        filterDefaultValues={toFilter(text)}
+        sort={{ field: 'id', order: 'DESC' }}
+        perPage={25}
+        disableSyncWithLocation
+        storeKey={false}
+        queryOptions={{ onError: () => undefined, refetchInterval: followFirstPage }}
+    >
+        <AuditRows text={text} emptyText={emptyText} />
+    </ListBase>
+);
 
+const AuditRows = ({ text, emptyText }: Pick<AuditTableProps, 'text' | 'emptyText'>) => {
+    const list = useListContext<AuditEntry>();
+    const { setFilters } = list;
+    // A changed filter asks again from the first page (setFilters goes back to page 1).
+    const wanted = JSON.stringify(toFilter(text));
+    const applied = JSON.stringify(list.filterValues ?? {});
+    useEffect(() => {
+        if (wanted !== applied) setFilters(JSON.parse(wanted));
+    }, [wanted, applied, setFilters]);
+    // A failure reads as no entries; beyond the latest 100 there is no page.
+    const total = list.error ? 0 : list.total === undefined ? undefined : Math.min(list.total, AUDIT_LIMIT);
+    const bounded = {
+        ...list,
+        data: list.error ? [] : list.data,
+        total,
+        hasNextPage: total !== undefined && list.page * list.perPage < total,
+    } as ListControllerResult<AuditEntry>;
     return (
-        <TableContainer component={Card} variant="outlined">
-            <Table size="small" aria-label="Audit">
-                <TableHead>
-                    <TableRow>
-                        <TableCell>Object</TableCell>
-                        <TableCell>Created At</TableCell>
-                        <TableCell>Message</TableCell>
-                    </TableRow>
-                </TableHead>
-                <TableBody>
-                    {entries.map((entry) => (
-                        <TableRow key={entry.id} sx={{ '& td': { py: 0.5 } }}>
-                            <TableCell sx={{ minWidth: 200 }}>
-                                <AuditObject entry={entry} />
-                            </TableCell>
-                            <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(entry.created_at)}</TableCell>
-                            <TableCell sx={{ overflowWrap: 'anywhere' }}>{entry.message}</TableCell>
-                        </TableRow>
-                    ))}
-                    {!isPending && entries.length === 0 && (
-                        <TableRow>
-                            <TableCell colSpan={3}>
-                                <Box sx={{ py: 3, textAlign: 'center' }}>
-                                    <Typography color="text.secondary">{emptyText}</Typography>
-                                </Box>
-                            </TableCell>
-                        </TableRow>
-                    )}
-                </TableBody>
-            </Table>
-            {total > 0 && (
-                <TablePagination
-                    component="div"
-                    count={total}
-                    page={page}
-                    rowsPerPage={perPage}
-                    rowsPerPageOptions={PAGE_SIZES}
-                    onPageChange={(_, next) => setPage(next)}
-                    onRowsPerPageChange={(event) => {
-                        setPerPage(Number(event.target.value));
-                        setPage(0);
-                    }}
-                />
-            )}
-        </TableContainer>
+        <ListContextProvider value={bounded}>
+            <Card variant="outlined">
+                <DataTable<AuditEntry>
+                    size="small"
+                    aria-label="Audit"
+                    rowClick={false}
+                    bulkActionButtons={false}
+                    sx={{ '& .RaDataTable-rowCell': { py: 0.5 } }}
+                    empty={<NoEntries text={emptyText ?? ''} />}
+                >
+                    <DataTable.Col
+                        label={HEADERS[0]}
+                        cellSx={() => ({ minWidth: 200 })}
+                        render={(entry: AuditEntry) => <AuditObject entry={entry} />}
+                    />
+                    <DataTable.Col
+                        label={HEADERS[1]}
+                        cellSx={() => ({ whiteSpace: 'nowrap' })}
+                        render={(entry: AuditEntry) => formatDateTime(entry.created_at)}
+                    />
+                    <DataTable.Col
+                        label={HEADERS[2]}
+                        cellSx={() => ({ overflowWrap: 'anywhere' })}
+                        render={(entry: AuditEntry) => entry.message}
+                    />
+                </DataTable>
+                <Pagination rowsPerPageOptions={PAGE_SIZES} />
+            </Card>
+        </ListContextProvider>
     );
 };

@@ -1,20 +1,14 @@
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
-import VisibilityIcon from '@mui/icons-material/Visibility';
+import { Box, Chip, Link, TableCell, TableRow, Typography } from '@mui/material';
+import { createContext, useContext, useMemo } from 'react';
 import {
-    Box,
-    Chip,
-    IconButton,
-    Link,
-    Table,
-    TableBody,
-    TableCell,
-    TableContainer,
-    TableHead,
-    TableRow,
-    Tooltip,
-    Typography,
-} from '@mui/material';
-import { Fragment } from 'react';
+    DataTable,
+    DataTableBody,
+    type DataTableBodyProps,
+    DataTableRow,
+    type DataTableRowProps,
+    useRecordContext,
+} from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 
 import { monitorHealth } from '../../../common/health';
@@ -23,6 +17,7 @@ import { Uptime30d } from '../history/Uptime30d';
 import { SilencedChip } from '../silences/SilencedChip';
 import { OpenIncidentLink } from '../../resources/incidents/OpenIncidentLink';
 import { formatDateTime } from '../ui/format';
+import { RowActions } from '../ui/RowActions';
 
 export interface MonitorIssuesTableProps {
     monitors: Monitor[];
@@ -80,92 +75,113 @@ const ChainHaltRow = ({ monitors }: { monitors: Monitor[] }) => {
     );
 };
 
-/** A tab of the System Monitoring panel: failing or warning monitors, each with a way to its server. */
-export const MonitorIssuesTable = ({ monitors, emptyText }: MonitorIssuesTableProps) => {
-    if (monitors.length === 0) {
-        return (
-            <Box sx={{ py: 6, textAlign: 'center' }}>
-                <CheckCircleIcon color="success" sx={{ fontSize: 48 }} />
-                <Typography variant="h6">{emptyText}</Typography>
-                <Typography color="text.secondary">All systems are running smoothly</Typography>
-            </Box>
-        );
-    }
+/** The rows of each chain halt, by halt id, for the line above them. */
+const HaltGroups = createContext<Map<string, Monitor[]>>(new Map());
+
+/** A monitor's row, preceded by its chain halt's line when it is the first row of that halt. */
+const IssueRow = (props: DataTableRowProps) => {
+    const monitor = useRecordContext<Monitor>();
+    const group = useContext(HaltGroups).get(monitor?.chain_halt?.id ?? '');
     return (
-        <TableContainer>
-            <Table size="small">
-                <TableHead>
-                    <TableRow>
-                        <TableCell>Status</TableCell>
-                        <TableCell>Configuration</TableCell>
-                        <TableCell>Monitor</TableCell>
-                        <TableCell>Server</TableCell>
-                        <TableCell>Message</TableCell>
-                        <TableCell>Last Check</TableCell>
-                        <TableCell align="right">Actions</TableCell>
-                    </TableRow>
-                </TableHead>
-                <TableBody>
-                    {groupByHalt(monitors).map((group) => (
-                        <Fragment key={group[0]?.chain_halt?.id ?? group[0]?.id}>
-                            {group[0]?.chain_halt && <ChainHaltRow monitors={group} />}
-                            {group.map((monitor) => (
-                                <IssueRow key={monitor.id} monitor={monitor} />
-                            ))}
-                        </Fragment>
-                    ))}
-                </TableBody>
-            </Table>
-        </TableContainer>
+        <>
+            {group && group[0] === monitor && <ChainHaltRow monitors={group} />}
+            <DataTableRow {...props} />
+        </>
     );
 };
 
-const IssueRow = ({ monitor }: { monitor: Monitor }) => {
+const IssuesBody = (props: DataTableBodyProps) => <DataTableBody {...props} row={IssueRow} />;
+
+/** A tab of the System Monitoring panel: failing or warning monitors, each with a way to its server. */
+export const MonitorIssuesTable = ({ monitors, emptyText }: MonitorIssuesTableProps) => {
+    const groups = useMemo(() => groupByHalt(monitors), [monitors]);
+    const halts = useMemo(
+        () => new Map(groups.flatMap((group) => (group[0]?.chain_halt ? [[group[0].chain_halt.id, group]] : []))),
+        [groups]
+    );
+    const rows = useMemo(() => groups.flat(), [groups]);
+    return (
+        <HaltGroups.Provider value={halts}>
+            <DataTable<Monitor>
+                resource="monitors"
+                data={rows}
+                total={rows.length}
+                isPending={false}
+                size="small"
+                rowClick={false}
+                bulkActionButtons={false}
+                body={IssuesBody}
+                empty={
+                    <Box sx={{ py: 6, textAlign: 'center' }}>
+                        <CheckCircleIcon color="success" sx={{ fontSize: 48 }} />
+                        <Typography variant="h6">{emptyText}</Typography>
+                        <Typography color="text.secondary">All systems are running smoothly</Typography>
+                    </Box>
+                }
+            >
+                <DataTable.Col label="Status" render={(monitor: Monitor) => <StatusCell monitor={monitor} />} />
+                <DataTable.Col
+                    label="Configuration"
+                    render={(monitor: Monitor) =>
+                        monitor.configuration ? (
+                            <Link component={RouterLink} to={`/configurations/${monitor.configuration.id}`}>
+                                {monitor.configuration.name}
+                            </Link>
+                        ) : (
+                            'N/A'
+                        )
+                    }
+                />
+                <DataTable.Col
+                    label="Monitor"
+                    render={(monitor: Monitor) => (
+                        <>
+                            <Link component={RouterLink} to={`/monitor/${monitor.id}`}>
+                                {monitor.name}
+                            </Link>
+                            <Uptime30d record={monitor} />
+                        </>
+                    )}
+                />
+                <DataTable.Col label="Server" render={(monitor: Monitor) => monitor.server?.name ?? 'N/A'} />
+                <DataTable.Col
+                    label="Message"
+                    cellSx={() => ({ maxWidth: 360, overflowWrap: 'anywhere' })}
+                    render={(monitor: Monitor) => (
+                        <>
+                            {monitor.last_error || 'No error message'}
+                            {monitor.incident && !monitor.chain_halt && (
+                                <Box component="span" sx={{ display: 'block' }}>
+                                    <OpenIncidentLink incident={monitor.incident} />
+                                </Box>
+                            )}
+                        </>
+                    )}
+                />
+                <DataTable.Col label="Last Check" render={(monitor: Monitor) => formatDateTime(monitor.last_check)} />
+                <DataTable.Col
+                    label="Actions"
+                    align="right"
+                    render={(monitor: Monitor) =>
+                        monitor.server ? (
+                            <RowActions
+                                noun="server"
+                                name={monitor.server.name}
+                                viewTo={`/servers/${monitor.server.id}`}
+                            />
+                        ) : null
+                    }
+                />
+            </DataTable>
+        </HaltGroups.Provider>
+    );
+};
+
+const StatusCell = ({ monitor }: { monitor: Monitor }) => {
     const chip = HEALTH_CHIP[monitorHealth(monitor)];
     return (
-        <TableRow key={monitor.id}>
-            <TableCell>
-                <Chip size="small" label={chip.label} color={chip.color} /> <SilencedChip monitor={monitor} />
-            </TableCell>
-            <TableCell>
-                {monitor.configuration ? (
-                    <Link component={RouterLink} to={`/configurations/${monitor.configuration.id}`}>
-                        {monitor.configuration.name}
-                    </Link>
-                ) : (
-                    'N/A'
-                )}
-            </TableCell>
-            <TableCell>
-                <Link component={RouterLink} to={`/monitor/${monitor.id}`}>
-                    {monitor.name}
-                </Link>
-                <Uptime30d record={monitor} />
-            </TableCell>
-            <TableCell>{monitor.server?.name ?? 'N/A'}</TableCell>
-            <TableCell sx={{ maxWidth: 360, overflowWrap: 'anywhere' }}>
-                {monitor.last_error || 'No error message'}
-                {monitor.incident && !monitor.chain_halt && (
-                    <Box component="span" sx={{ display: 'block' }}>
-                        <OpenIncidentLink incident={monitor.incident} />
-                    </Box>
-                )}
-            </TableCell>
-            <TableCell>{formatDateTime(monitor.last_check)}</TableCell>
-            <TableCell align="right">
-                {monitor.server ? (
-                    <Tooltip title="View server">
-                        <IconButton
-                            component={RouterLink}
-                            to={`/servers/${monitor.server.id}`}
-                            aria-label={`View server ${monitor.server.name}`}
-                            size="small"
-                        >
-                            <VisibilityIcon fontSize="small" />
-                        </IconButton>
-                    </Tooltip>
-                ) : null}
-            </TableCell>
-        </TableRow>
+        <>
+            <Chip size="small" label={chip.label} color={chip.color} /> <SilencedChip monitor={monitor} />
+        </>
     );
 };

@@ -1,27 +1,22 @@
 import RefreshIcon from '@mui/icons-material/Refresh';
-import {
-    Alert,
-    AlertTitle,
-    Box,
-    Button,
-    Card,
-    Table,
-    TableBody,
-    TableCell,
-    TableContainer,
-    TableHead,
-    TableRow,
-    Typography,
-} from '@mui/material';
+import { Alert, AlertTitle, Box, Button, Card, Link, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { Title } from 'react-admin';
+import { DataTable, Title } from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
 
-import type { Configuration } from '../../../common/entities';
+import type { Configuration, Server } from '../../../common/entities';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 import { LoadingScreen } from '../layout/LoadingScreen';
 import { errorReason } from '../ui/format';
 import { REFRESH_MS } from './metricsQuery';
-import { ServerMetricsRow } from './ServerMetricsRow';
+import { DaysUntilFullCell, DiskUsageCell, MemoryUsageCell } from './ServerMetricsCells';
+
+/** A row of the table: one server of one configuration. */
+interface MetricsRow {
+    id: string;
+    configuration: Configuration;
+    server: Server;
+}
 
 /**
  * /network-status: disk and memory use of every server, by configuration, refreshed every 30 s; beside the disk,
@@ -42,8 +37,12 @@ export const NetworkStatus = () => {
         refetchInterval: REFRESH_MS,
         retry: false,
     });
-    const rows = (data ?? []).flatMap((configuration) =>
-        (configuration.servers ?? []).map((server) => ({ configuration, server }))
+    const rows: MetricsRow[] = (data ?? []).flatMap((configuration) =>
+        (configuration.servers ?? []).map((server) => ({
+            id: `${configuration.id}-${server.id}`,
+            configuration,
+            server,
+        }))
     );
 
     return (
@@ -82,28 +81,47 @@ export const NetworkStatus = () => {
                     </Typography>
                 </Box>
             ) : (
-                <TableContainer component={Card} variant="outlined">
-                    <Table size="small" aria-label="Network Status">
-                        <TableHead>
-                            <TableRow>
-                                <TableCell>Configuration</TableCell>
-                                <TableCell>Server</TableCell>
-                                <TableCell>Disk Usage</TableCell>
-                                <TableCell>Days until full</TableCell>
-                                <TableCell>Memory Usage</TableCell>
-                            </TableRow>
-                        </TableHead>
-                        <TableBody>
-                            {rows.map(({ configuration, server }) => (
-                                <ServerMetricsRow
-                                    key={`${configuration.id}-${server.id}`}
-                                    configuration={configuration}
-                                    server={server}
-                                />
-                            ))}
-                        </TableBody>
-                    </Table>
-                </TableContainer>
+                <Card variant="outlined">
+                    <DataTable<MetricsRow>
+                        resource="servers"
+                        data={rows}
+                        total={rows.length}
+                        isPending={false}
+                        size="small"
+                        aria-label="Network Status"
+                        rowClick={false}
+                        bulkActionButtons={false}
+                    >
+                        <DataTable.Col
+                            label="Configuration"
+                            render={({ configuration }: MetricsRow) => (
+                                <Link component={RouterLink} to={`/configurations/${configuration.id}`}>
+                                    {configuration.name}
+                                </Link>
+                            )}
+                        />
+                        <DataTable.Col
+                            label="Server"
+                            render={({ server }: MetricsRow) => (
+                                <Link component={RouterLink} to={`/servers/${server.id}`}>
+                                    {server.name}
+                                </Link>
+                            )}
+                        />
+                        <DataTable.Col
+                            label="Disk Usage"
+                            render={({ server }: MetricsRow) => <DiskUsageCell serverId={server.id} />}
+                        />
+                        <DataTable.Col
+                            label="Days until full"
+                            render={({ server }: MetricsRow) => <DaysUntilFullCell serverId={server.id} />}
+                        />
+                        <DataTable.Col
+                            label="Memory Usage"
+                            render={({ server }: MetricsRow) => <MemoryUsageCell serverId={server.id} />}
+                        />
+                    </DataTable>
+                </Card>
             )}
         </Box>
     );

@@ -1,12 +1,13 @@
 import AddIcon from '@mui/icons-material/Add';
 import { Box, Button, Grid, Typography } from '@mui/material';
-import { type ReactNode, useState } from 'react';
-import { ListBase, type RaRecord, Title, useDelete, useListContext, useNotify } from 'react-admin';
+import type { ReactNode } from 'react';
+import { ListBase, type RaRecord, Title, useListContext, useNotify } from 'react-admin';
 
 import { LoadingScreen } from '../layout/LoadingScreen';
-import { DeleteConfirm } from './DeleteConfirm';
 import { errorReason } from './format';
 import { retryUnlessClientError } from './retry';
+import { useConfirmedDelete } from './useConfirmedDelete';
+import { useRecordDialog } from './useSaveDialog';
 
 export interface CardActions<T> {
     onEdit: (record: T) => void;
@@ -63,30 +64,14 @@ export function CardGridList<T extends RaRecord>(props: CardGridListProps<T>) {
 
 function CardGrid<T extends RaRecord>({ resource, texts, nameOf, renderCard, renderDialog }: CardGridListProps<T>) {
     const { data, isPending, refetch } = useListContext<T>();
-    const notify = useNotify();
-    const [deleteOne, { isPending: deleting }] = useDelete<T>();
-    const [dialog, setDialog] = useState<{ open: boolean; record: T | null }>({ open: false, record: null });
-    const [toDelete, setToDelete] = useState<T | null>(null);
-
-    const confirmDelete = () => {
-        if (!toDelete) return;
-        deleteOne(
-            resource,
-            { id: toDelete.id, previousData: toDelete },
-            {
-                mutationMode: 'pessimistic',
-                onSuccess: () => {
-                    notify(texts.deleted, { type: 'success' });
-                    setToDelete(null);
-                    refetch();
-                },
-                onError: (error) => {
-                    notify(`${texts.deleteFailed} ${errorReason(error)}`, { type: 'error' });
-                    setToDelete(null);
-                },
-            }
-        );
-    };
+    const dialog = useRecordDialog<T>();
+    const remove = useConfirmedDelete<T>(resource, {
+        noun: texts.noun,
+        nameOf,
+        deleted: texts.deleted,
+        failed: (error) => `${texts.deleteFailed} ${errorReason(error)}`,
+        onDeleted: () => refetch(),
+    });
 
     return (
         <Box>
@@ -94,11 +79,7 @@ function CardGrid<T extends RaRecord>({ resource, texts, nameOf, renderCard, ren
                 <Typography variant="h4" component="h1">
                     {texts.title}
                 </Typography>
-                <Button
-                    variant="contained"
-                    startIcon={<AddIcon />}
-                    onClick={() => setDialog({ open: true, record: null })}
-                >
+                <Button variant="contained" startIcon={<AddIcon />} onClick={dialog.openAdd}>
                     {texts.add}
                 </Button>
             </Box>
@@ -112,10 +93,7 @@ function CardGrid<T extends RaRecord>({ resource, texts, nameOf, renderCard, ren
                 <Grid container spacing={2}>
                     {data.map((record) => (
                         <Grid key={record.id} size={{ xs: 12, sm: 6, md: 4, lg: 3 }}>
-                            {renderCard(record, {
-                                onEdit: (r) => setDialog({ open: true, record: r }),
-                                onDelete: setToDelete,
-                            })}
+                            {renderCard(record, { onEdit: dialog.openEdit, onDelete: remove.ask })}
                         </Grid>
                     ))}
                 </Grid>
@@ -123,16 +101,10 @@ function CardGrid<T extends RaRecord>({ resource, texts, nameOf, renderCard, ren
             {renderDialog({
                 open: dialog.open,
                 record: dialog.record,
-                onClose: () => setDialog({ open: false, record: null }),
+                onClose: dialog.close,
                 onSaved: () => refetch(),
             })}
-            <DeleteConfirm
-                noun={texts.noun}
-                name={toDelete ? nameOf(toDelete) : null}
-                loading={deleting}
-                onConfirm={confirmDelete}
-                onClose={() => setToDelete(null)}
-            />
+            {remove.confirm}
         </Box>
     );
 }

@@ -1,9 +1,9 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
-import { Form, SaveButton, useCreate, useNotify, useUpdate } from 'react-admin';
+import { Form, SaveButton } from 'react-admin';
 
 import type { Company } from '../../../common/entities';
 import { CompanyInputs, companyDefaults, toCompanyBody } from './CompanyInputs';
-import { withServerMessage } from '../../custom/ui/format';
+import { useSaveDialog } from '../../custom/ui/useSaveDialog';
 
 export interface CompanyDialogProps {
     open: boolean;
@@ -14,33 +14,20 @@ export interface CompanyDialogProps {
     onSaved?: (company: Company) => void;
 }
 
+const TEXTS = {
+    added: 'Company created successfully',
+    edited: 'Company updated successfully',
+    addFailed: 'Failed to create company',
+    editFailed: 'Failed to update company',
+};
+
 /** Add/Edit Company dialog of the list. Saving closes it; the caller refreshes the list. */
 export const CompanyDialog = ({ open, company, onClose, onSaved }: CompanyDialogProps) => {
-    const notify = useNotify();
-    const [create] = useCreate<Company>();
-    const [update] = useUpdate<Company>();
-    const editing = !!company;
-
-    const submit = async (values: Record<string, unknown>) => {
-        const data = toCompanyBody(values as Partial<Company>);
-        try {
-            const saved = editing
-                ? await update(
-                      'companies',
-                      { id: company.id, data, previousData: company },
-                      { mutationMode: 'pessimistic', returnPromise: true }
-                  )
-                : await create('companies', { data }, { returnPromise: true });
-            notify(editing ? 'Company updated successfully' : 'Company created successfully', { type: 'success' });
-            onSaved?.(saved as Company);
-            onClose();
-        } catch (error) {
-            notify(withServerMessage(editing ? 'Failed to update company' : 'Failed to create company', error), {
-                type: 'error',
-            });
-            return (error as { body?: { errors?: Record<string, string> } }).body?.errors;
-        }
-    };
+    const { save, editing } = useSaveDialog<Company>('companies', company, TEXTS, (saved) => {
+        onSaved?.(saved);
+        onClose();
+    });
+    const submit = (values: Record<string, unknown>) => save(toCompanyBody(values as Partial<Company>));
 
     return (
         <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="company-dialog-title">

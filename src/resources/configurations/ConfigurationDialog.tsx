@@ -1,5 +1,5 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
-import { Form, SaveButton, useCreate, useNotify, useUpdate } from 'react-admin';
+import { Form, SaveButton, useNotify } from 'react-admin';
 
 import type { Configuration } from '../../../common/entities';
 import {
@@ -11,7 +11,7 @@ import {
     toConfigurationFormValues,
 } from './ConfigurationInputs';
 import { useConfigurationAccess } from './useConfigurationAccess';
-import { withServerMessage } from '../../custom/ui/format';
+import { useSaveDialog } from '../../custom/ui/useSaveDialog';
 
 export interface ConfigurationDialogProps {
     open: boolean;
@@ -22,13 +22,21 @@ export interface ConfigurationDialogProps {
     onSaved?: (configuration: Configuration) => void;
 }
 
+const TEXTS = {
+    added: 'Configuration created successfully',
+    edited: 'Configuration updated successfully',
+    addFailed: 'Failed to create configuration',
+    editFailed: 'Failed to update configuration',
+};
+
 /** Add/Edit Configuration dialog, used by the list and the detail page. */
 export const ConfigurationDialog = ({ open, configuration, onClose, onSaved }: ConfigurationDialogProps) => {
     const notify = useNotify();
     const { isSuperAdmin, mustPickCompany } = useConfigurationAccess();
-    const [create] = useCreate<Configuration>();
-    const [update] = useUpdate<Configuration>();
-    const editing = !!configuration;
+    const { save, editing } = useSaveDialog<Configuration>('configurations', configuration, TEXTS, (saved) => {
+        onSaved?.(saved);
+        onClose();
+    });
 
     const submit = async (values: Record<string, unknown>) => {
         const data = toConfigurationBody(values as ConfigurationFormValues, isSuperAdmin);
@@ -36,26 +44,7 @@ export const ConfigurationDialog = ({ open, configuration, onClose, onSaved }: C
             notify(REQUIRED_FIELDS_MESSAGE, { type: 'error' });
             return;
         }
-        try {
-            const saved = configuration
-                ? await update(
-                      'configurations',
-                      { id: configuration.id, data, previousData: configuration },
-                      { mutationMode: 'pessimistic', returnPromise: true }
-                  )
-                : await create('configurations', { data }, { returnPromise: true });
-            notify(editing ? 'Configuration updated successfully' : 'Configuration created successfully', {
-                type: 'success',
-            });
-            onSaved?.(saved as Configuration);
-            onClose();
-        } catch (error) {
-            notify(
-                withServerMessage(editing ? 'Failed to update configuration' : 'Failed to create configuration', error),
-                { type: 'error' }
-            );
-            return (error as { body?: { errors?: Record<string, string> } }).body?.errors;
-        }
+        return save(data as Partial<Configuration>);
     };
 
     return (

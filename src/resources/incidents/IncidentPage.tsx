@@ -1,23 +1,9 @@
-import {
-    Box,
-    Card,
-    CardContent,
-    Chip,
-    Grid,
-    Link,
-    Stack,
-    Table,
-    TableBody,
-    TableCell,
-    TableHead,
-    TableRow,
-    Typography,
-} from '@mui/material';
+import { Box, Card, CardContent, Chip, Grid, Link, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
-import { Title, useGetOne, usePermissions } from 'react-admin';
+import { DataTable, Title, useGetOne, usePermissions } from 'react-admin';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 
-import type { Incident } from '../../../common/incidents';
+import type { Incident, IncidentTimelineEntry } from '../../../common/incidents';
 import { LoadingScreen } from '../../custom/layout/LoadingScreen';
 import { formatDateTime } from '../../custom/ui/format';
 import { retryUnlessClientError } from '../../custom/ui/retry';
@@ -32,6 +18,8 @@ const Detail = ({ label, children }: { label: string; children: ReactNode }) => 
         <strong>{label}:</strong> {children}
     </Typography>
 );
+
+type TimelineRow = IncidentTimelineEntry & { id: number };
 
 const RESULT_CHIP = { sent: 'success', pending: 'default', failed: 'error' } as const;
 
@@ -54,7 +42,8 @@ export const IncidentPage = () => {
         );
     }
     const canAct = canAccess(permissions, { resource: 'incidents', action: 'edit' });
-    const timeline = incident.timeline ?? [];
+    // Entries have no id of their own; their order, fixed by the server, gives one (the timeline is append-only).
+    const timeline: TimelineRow[] = (incident.timeline ?? []).map((entry, index) => ({ ...entry, id: index }));
     return (
         <Box sx={{ p: { xs: 1, sm: 0 } }}>
             <Title title="Incident" />
@@ -130,32 +119,37 @@ export const IncidentPage = () => {
             </Typography>
             {/* At phone width the timeline scrolls sideways rather than widen the page. */}
             <Box sx={{ overflowX: 'auto', maxWidth: 'calc(100vw - 16px)' }}>
-                <Table size="small" aria-label="Incident timeline">
-                    <TableHead>
-                        <TableRow>
-                            <TableCell>Time</TableCell>
-                            <TableCell>Event</TableCell>
-                            <TableCell>Details</TableCell>
-                        </TableRow>
-                    </TableHead>
-                    <TableBody>
-                        {timeline.map((entry, i) => (
-                            // Entries have no id of their own; their order is fixed by the server.
-                            // biome-ignore lint/suspicious/noArrayIndexKey: the timeline is append-only
-                            <TableRow key={i}>
-                                <TableCell sx={{ whiteSpace: { sm: 'nowrap' } }}>{formatDateTime(entry.at)}</TableCell>
-                                <TableCell>
-                                    {entry.result ? (
-                                        <Chip size="small" label={entry.result} color={RESULT_CHIP[entry.result]} />
-                                    ) : (
-                                        entry.kind
-                                    )}
-                                </TableCell>
-                                <TableCell sx={{ overflowWrap: 'anywhere', minWidth: 160 }}>{entry.text}</TableCell>
-                            </TableRow>
-                        ))}
-                    </TableBody>
-                </Table>
+                <DataTable<TimelineRow>
+                    data={timeline}
+                    total={timeline.length}
+                    isPending={false}
+                    size="small"
+                    aria-label="Incident timeline"
+                    rowClick={false}
+                    bulkActionButtons={false}
+                    empty={null}
+                >
+                    <DataTable.Col
+                        label="Time"
+                        cellSx={() => ({ whiteSpace: { sm: 'nowrap' } })}
+                        render={(entry: TimelineRow) => formatDateTime(entry.at)}
+                    />
+                    <DataTable.Col
+                        label="Event"
+                        render={(entry: TimelineRow) =>
+                            entry.result ? (
+                                <Chip size="small" label={entry.result} color={RESULT_CHIP[entry.result]} />
+                            ) : (
+                                entry.kind
+                            )
+                        }
+                    />
+                    <DataTable.Col
+                        label="Details"
+                        cellSx={() => ({ overflowWrap: 'anywhere', minWidth: 160 })}
+                        render={(entry: TimelineRow) => entry.text}
+                    />
+                </DataTable>
             </Box>
         </Box>
     );

@@ -1,8 +1,11 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
-import { useRef, useState } from 'react';
-import { Form, SaveButton, useCreate, useNotify, useUpdate } from 'react-admin';
+import { useMutation } from '@tanstack/react-query';
+import { useRef } from 'react';
+import { Form, SaveButton, useNotify } from 'react-admin';
 
 import type { NotificationChannel } from '../../../common/entities';
+import { withServerMessage } from '../../custom/ui/format';
+import { useSaveDialog } from '../../custom/ui/useSaveDialog';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 import { NotificationChannelInputs } from './NotificationChannelInputs';
 import {
@@ -20,15 +23,7 @@ export const UPDATE_FAILED = 'Failed to update notification channel!';
 export const TESTED = 'Notification channel tested successfully!';
 export const TEST_FAILED = 'Failed to test notification channel!';
 
-interface ApiFailure {
-    body?: { message?: unknown; errors?: Record<string, string> } | null;
-}
-
-/** 'Failed to … !' followed by the server's message when it sent one (spec §8). */
-export const withServerMessage = (prefix: string, error: unknown) => {
-    const message = (error as ApiFailure | null)?.body?.message;
-    return typeof message === 'string' && message ? `${prefix} ${message}` : prefix;
-};
+const TEXTS = { added: ADDED, edited: UPDATED, addFailed: ADD_FAILED, editFailed: UPDATE_FAILED };
 
 export interface NotificationChannelDialogProps {
     open: boolean;
@@ -54,56 +49,37 @@ export const NotificationChannelDialog = ({
 }: NotificationChannelDialogProps) => {
     const notify = useNotify();
     const dataProvider = useNodeMonitorDataProvider();
-    const [create] = useCreate<NotificationChannel>();
-    const [update] = useUpdate<NotificationChannel>();
-    const [testing, setTesting] = useState(false);
+    const editing = !!channel;
+    const { save } = useSaveDialog<NotificationChannel>('notification-channels', channel, TEXTS, () => {
+        onSaved?.();
+        onClose();
+    });
+    const probe = useMutation({
+        mutationFn: (values: ChannelFormValues) =>
+            dataProvider.testNotificationChannel({
+                ...toChannelBody(values),
+                // A saved channel's token is masked in the form: the id lets the server use the stored one.
+                ...(channel ? { id: channel.id } : {}),
+            }),
+    });
     // Both buttons submit the form (so both validate); this says which one was pressed.
     const action = useRef<'save' | 'test'>('save');
-    const editing = !!channel;
     // The API has no default company for a super admin without one: the form asks before anything is sent.
     const companyRequired = showCompany && !editing && defaultCompanyId === null;
 
     const test = async (values: ChannelFormValues) => {
-        setTesting(true);
         try {
-            await dataProvider.testNotificationChannel({
-                ...toChannelBody(values),
-                // A saved channel's token is masked in the form: the id lets the server use the stored one.
-                ...(channel ? { id: channel.id } : {}),
-            });
+            await probe.mutateAsync(values);
             notify(TESTED, { type: 'success' });
         } catch (error) {
             notify(withServerMessage(TEST_FAILED, error), { type: 'error' });
-        } finally {
-            setTesting(false);
-        }
-    };
-
-    const save = async (values: ChannelFormValues) => {
-        const data = toChannelBody(values);
-        try {
-            if (editing) {
-                await update(
-                    'notification-channels',
-                    { id: channel.id, data, previousData: channel },
-                    { mutationMode: 'pessimistic', returnPromise: true }
-                );
-            } else {
-                await create('notification-channels', { data }, { returnPromise: true });
-            }
-            notify(editing ? UPDATED : ADDED, { type: 'success' });
-            onSaved?.();
-            onClose();
-        } catch (error) {
-            notify(withServerMessage(editing ? UPDATE_FAILED : ADD_FAILED, error), { type: 'error' });
-            return (error as ApiFailure).body?.errors;
         }
     };
 
     const submit = (values: Record<string, unknown>) =>
         action.current === 'test'
             ? test(values as unknown as ChannelFormValues)
-            : save(values as unknown as ChannelFormValues);
+            : save(toChannelBody(values as unknown as ChannelFormValues) as Partial<NotificationChannel>);
 
     return (
         <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="channel-dialog-title">
@@ -131,7 +107,7 @@ export const NotificationChannelDialog = ({
                 </DialogContent>
                 <DialogActions>
                     <Button onClick={onClose}>Cancel</Button>
-                    <Button type="submit" disabled={testing} onClick={() => (action.current = 'test')}>
+                    <Button type="submit" disabled={probe.isPending} onClick={() => (action.current = 'test')}>
                         Test
                     </Button>
                     <SaveButton

@@ -1,12 +1,12 @@
 import AddIcon from '@mui/icons-material/Add';
 import { Box, Button, Grid, Typography } from '@mui/material';
-import { useState } from 'react';
-import { ListBase, Title, useCanAccess, useDelete, useGetIdentity, useListContext, useNotify } from 'react-admin';
+import { ListBase, Title, useCanAccess, useGetIdentity, useListContext } from 'react-admin';
 
 import type { NotificationChannel } from '../../../common/entities';
 import { LoadingScreen } from '../../custom/layout/LoadingScreen';
-import { DeleteConfirm } from '../../custom/ui/DeleteConfirm';
 import { retryUnlessClientError } from '../../custom/ui/retry';
+import { useConfirmedDelete } from '../../custom/ui/useConfirmedDelete';
+import { useRecordDialog } from '../../custom/ui/useSaveDialog';
 import { NotificationChannelCard } from './NotificationChannelCard';
 import { NotificationChannelDialog } from './NotificationChannelDialog';
 
@@ -33,36 +33,17 @@ export const NotificationChannelList = () => (
 
 const NotificationChannelGrid = () => {
     const { data, isPending, error, refetch } = useListContext<NotificationChannel>();
-    const notify = useNotify();
     const { identity } = useGetIdentity();
     const { canAccess: canWrite } = useCanAccess({ resource: 'notification-channels', action: 'edit' });
-    const [deleteOne, { isPending: deleting }] = useDelete<NotificationChannel>();
-    const [dialog, setDialog] = useState<{ open: boolean; channel: NotificationChannel | null }>({
-        open: false,
-        channel: null,
+    const dialog = useRecordDialog<NotificationChannel>();
+    const remove = useConfirmedDelete<NotificationChannel>('notification-channels', {
+        noun: 'notification channel',
+        nameOf: (channel) => channel.name,
+        deleted: DELETED,
+        failed: () => DELETE_FAILED,
+        onDeleted: () => refetch(),
     });
-    const [toDelete, setToDelete] = useState<NotificationChannel | null>(null);
     const channels = error ? [] : (data ?? []);
-
-    const confirmDelete = () => {
-        if (!toDelete) return;
-        deleteOne(
-            'notification-channels',
-            { id: toDelete.id, previousData: toDelete },
-            {
-                mutationMode: 'pessimistic',
-                onSuccess: () => {
-                    notify(DELETED, { type: 'success' });
-                    setToDelete(null);
-                    refetch();
-                },
-                onError: () => {
-                    notify(DELETE_FAILED, { type: 'error' });
-                    setToDelete(null);
-                },
-            }
-        );
-    };
 
     return (
         <Box>
@@ -71,11 +52,7 @@ const NotificationChannelGrid = () => {
                     Notification Channels
                 </Typography>
                 {canWrite && (
-                    <Button
-                        variant="contained"
-                        startIcon={<AddIcon />}
-                        onClick={() => setDialog({ open: true, channel: null })}
-                    >
+                    <Button variant="contained" startIcon={<AddIcon />} onClick={dialog.openAdd}>
                         Add Channel
                     </Button>
                 )}
@@ -95,8 +72,8 @@ const NotificationChannelGrid = () => {
                         <Grid key={channel.id} size={{ xs: 12, sm: 6, md: 4, lg: 3 }}>
                             <NotificationChannelCard
                                 channel={channel}
-                                onEdit={canWrite ? (record) => setDialog({ open: true, channel: record }) : undefined}
-                                onDelete={canWrite ? setToDelete : undefined}
+                                onEdit={canWrite ? dialog.openEdit : undefined}
+                                onDelete={canWrite ? remove.ask : undefined}
                             />
                         </Grid>
                     ))}
@@ -105,20 +82,14 @@ const NotificationChannelGrid = () => {
             {canWrite && (
                 <NotificationChannelDialog
                     open={dialog.open}
-                    channel={dialog.channel}
+                    channel={dialog.record}
                     showCompany={!!identity?.is_super_admin}
                     defaultCompanyId={(identity?.company_id as number | null | undefined) ?? null}
-                    onClose={() => setDialog({ open: false, channel: null })}
+                    onClose={dialog.close}
                     onSaved={() => refetch()}
                 />
             )}
-            <DeleteConfirm
-                noun="notification channel"
-                name={toDelete?.name ?? null}
-                loading={deleting}
-                onConfirm={confirmDelete}
-                onClose={() => setToDelete(null)}
-            />
+            {remove.confirm}
         </Box>
     );
 };

@@ -1,9 +1,9 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
-import { Form, SaveButton, useCreate, useNotify, useUpdate } from 'react-admin';
+import { Form, SaveButton } from 'react-admin';
 
 import type { User } from '../../../common/entities';
 import { DIALOG_PASSWORD_REQUIRED, toUserBody, toUserFormValues, UserInputs, userDefaults } from './UserInputs';
-import { withServerMessage } from '../../custom/ui/format';
+import { useSaveDialog } from '../../custom/ui/useSaveDialog';
 
 export interface UserDialogProps {
     open: boolean;
@@ -13,33 +13,20 @@ export interface UserDialogProps {
     onSaved?: (user: User) => void;
 }
 
+const TEXTS = {
+    added: 'User created successfully',
+    edited: 'User updated successfully',
+    addFailed: 'Failed to create user',
+    editFailed: 'Failed to update user',
+};
+
 /** Add/Edit User dialog of the list. */
 export const UserDialog = ({ open, user, onClose, onSaved }: UserDialogProps) => {
-    const notify = useNotify();
-    const [create] = useCreate<User>();
-    const [update] = useUpdate<User>();
-    const editing = !!user;
-
-    const submit = async (values: Record<string, unknown>) => {
-        const data = toUserBody(values);
-        try {
-            const saved = editing
-                ? await update(
-                      'users',
-                      { id: user.id, data, previousData: user },
-                      { mutationMode: 'pessimistic', returnPromise: true }
-                  )
-                : await create('users', { data }, { returnPromise: true });
-            notify(editing ? 'User updated successfully' : 'User created successfully', { type: 'success' });
-            onSaved?.(saved as User);
-            onClose();
-        } catch (error) {
-            notify(withServerMessage(editing ? 'Failed to update user' : 'Failed to create user', error), {
-                type: 'error',
-            });
-            return (error as { body?: { errors?: Record<string, string> } }).body?.errors;
-        }
-    };
+    const { save, editing } = useSaveDialog<User>('users', user, TEXTS, (saved) => {
+        onSaved?.(saved);
+        onClose();
+    });
+    const submit = (values: Record<string, unknown>) => save(toUserBody(values) as Partial<User>);
 
     return (
         <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="user-dialog-title">

@@ -35,7 +35,7 @@ describe('audit', () => {
         });
         renderApp('/audit');
         expect(await screen.findByRole('heading', { name: 'Audit', level: 1 })).toBeInTheDocument();
-        const table = screen.getByRole('table', { name: 'Audit' });
+        const table = await screen.findByRole('table', { name: 'Audit' });
         expect(
             within(table)
                 .getAllByRole('columnheader')
@@ -95,7 +95,7 @@ describe('audit', () => {
         const user = userEvent.setup();
         renderApp('/audit');
         expect(await screen.findByText('entry 0')).toBeInTheDocument();
-        expect(screen.getByText('1–25 of 100')).toBeInTheDocument();
+        expect(screen.getByText('1-25 of 100')).toBeInTheDocument();
         await user.click(screen.getByRole('button', { name: 'Go to next page' }));
         expect(await screen.findByText('entry 25')).toBeInTheDocument();
         expect(rangeOf(calls.filter((call) => call.path === '/api/audit/latest').at(-1) as RecordedRequest)).toEqual([
@@ -104,7 +104,7 @@ describe('audit', () => {
         await user.click(screen.getByRole('button', { name: 'Go to next page' }));
         await user.click(await screen.findByRole('button', { name: 'Go to next page' }));
         expect(await screen.findByText('entry 75')).toBeInTheDocument();
-        expect(screen.getByText('76–100 of 100')).toBeInTheDocument();
+        expect(screen.getByText('76-100 of 100')).toBeInTheDocument();
         expect(screen.getByRole('button', { name: 'Go to next page' })).toBeDisabled();
     });
 
@@ -115,6 +115,13 @@ describe('audit', () => {
         });
         renderApp('/audit');
         expect(await screen.findByText('No audit entries found')).toBeInTheDocument();
+        // The columns stay over the empty text.
+        const table = screen.getByRole('table', { name: 'Audit' });
+        expect(
+            within(table)
+                .getAllByRole('columnheader')
+                .map((cell) => cell.textContent)
+        ).toEqual(['Object', 'Created At', 'Message']);
         await waitFor(() => expect(screen.queryByText('Database down')).not.toBeInTheDocument());
         expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     });

@@ -119,13 +119,11 @@ describe('configuration detail', () => {
         expect(screen.getByText('Healthy')).toBeInTheDocument();
         // The channels panel has no empty text in the spec, only its columns: they stay, over an empty row.
         const channels = await screen.findByRole('table', { name: 'Linked notification channels' });
-        expect(within(channels).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-            'Id',
-            'Type',
-            'Name',
-            'Enabled',
-            'Actions',
-        ]);
+        expect(
+            within(channels)
+                .getAllByRole('columnheader')
+                .map((h) => h.textContent)
+        ).toEqual(['Id', 'Type', 'Name', 'Enabled', 'Actions']);
         expect(within(channels).getByText('No notification channels linked yet')).toBeInTheDocument();
     });
 

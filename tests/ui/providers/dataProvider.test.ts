@@ -124,13 +124,19 @@ describe('dataProvider', () => {
         expect(calls[0].url).toContain('filter={"configuration_id":7}');
     });
 
-    it('pages the audit through the same list path, newest first', async () => {
+    it('lists the audit from /audit/latest, newest first, with the range and filter react-admin asks for', async () => {
         const { calls } = stubApi({
             'GET /api/audit/latest': { body: [{ id: 3 }], headers: { 'Content-Range': 'audit 10-10/11' } },
         });
-        const page = await dataProvider.getAuditPage({ start: 10, end: 19, monitorId: 4, text: { q: ' x ' } });
+        const page = await dataProvider.getList('audit', {
+            pagination: { page: 2, perPage: 10 },
+            sort: { field: 'id', order: 'DESC' },
+            filter: { q: 'x', monitor_id: 4 },
+        });
         expect(page).toEqual({ data: [{ id: 3 }], total: 11 });
+        expect(calls[0].path).toBe('/api/audit/latest');
         expect(calls[0].url).toContain('range=[10,19]');
+        expect(calls[0].url).toContain('sort=["id","DESC"]');
         expect(calls[0].url).toContain('filter={"q":"x","monitor_id":4}');
     });
 
