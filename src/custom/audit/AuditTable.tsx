@@ -1,4 +1,4 @@
-import { Card, Link, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Card, Link, Stack, Typography } from '@mui/material';
 import { useEffect } from 'react';
 import {
     DataTable,
@@ -12,6 +12,7 @@ import {
 import { Link as RouterLink } from 'react-router-dom';
 
 import type { AuditEntry } from '../../../common/entities';
+import { EmptyTable } from '../ui/EmptyTable';
 import { REFRESH_MS } from '../network-status/metricsQuery';
 import { formatDateTime } from '../ui/format';
 
@@ -71,28 +72,6 @@ const AuditObject = ({ entry }: { entry: AuditEntry }) => {
 
 const HEADERS = ['Object', 'Created At', 'Message'];
 
-/** No entries: the table keeps its columns (spec §2: a table with Object, Created At and Message) over the text. */
-const NoEntries = ({ text }: { text: string }) => (
-    <Table size="small" aria-label="Audit">
-        <TableHead>
-            <TableRow>
-                {HEADERS.map((header) => (
-                    <TableCell key={header}>{header}</TableCell>
-                ))}
-            </TableRow>
-        </TableHead>
-        <TableBody>
-            <TableRow>
-                <TableCell colSpan={HEADERS.length}>
-                    <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }}>
-                        {text}
-                    </Typography>
-                </TableCell>
-            </TableRow>
-        </TableBody>
-    </Table>
-);
-
 export interface AuditTableProps {
     /** Narrows the list to one monitor's history. */
     monitorId?: Identifier;
@@ -143,7 +122,7 @@ const AuditRows = ({ text, emptyText }: Pick<AuditTableProps, 'text' | 'emptyTex
                     rowClick={false}
                     bulkActionButtons={false}
                     sx={{ '& .RaDataTable-rowCell': { py: 0.5 } }}
-                    empty={<NoEntries text={emptyText ?? ''} />}
+                    empty={<EmptyTable label="Audit" columns={HEADERS} text={emptyText ?? ''} />}
                 >
                     <DataTable.Col
                         label={HEADERS[0]}

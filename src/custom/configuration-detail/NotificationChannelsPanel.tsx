@@ -8,13 +8,7 @@ import {
     Card,
     CardContent,
     CardHeader,
-    Table,
-    TableBody,
-    TableCell,
-    TableHead,
-    TableRow,
     TextField,
-    Typography,
 } from '@mui/material';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -22,6 +16,7 @@ import { DataTable, useGetList, useNotify } from 'react-admin';
 
 import type { ChannelLink, LinkRouting, NotificationChannel } from '../../../common/entities';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
+import { EmptyTable } from '../ui/EmptyTable';
 import { withServerMessage } from '../ui/format';
 
 export const FETCH_CHANNELS_FAILED = 'Failed to fetch notification channels';
@@ -31,33 +26,6 @@ export interface NotificationChannelsPanelProps {
     /** Read-only users see the table without Remove buttons and without the add select. */
     canWrite: boolean;
 }
-
-/**
- * The table's place while nothing is linked. Unlike the servers and monitors cards, the spec gives this panel no empty
- * text of its own, only its columns, so they stay in view with the empty row under them (DataTable shows only `empty`).
- */
-const NoLinks = ({ canWrite }: { canWrite: boolean }) => (
-    <Table size="small" aria-label="Linked notification channels">
-        <TableHead>
-            <TableRow>
-                {['Id', 'Type', 'Name', 'Enabled', ...(canWrite ? ['Actions'] : [])].map((label) => (
-                    <TableCell key={label} align={label === 'Actions' ? 'right' : undefined}>
-                        {label}
-                    </TableCell>
-                ))}
-            </TableRow>
-        </TableHead>
-        <TableBody>
-            <TableRow>
-                <TableCell colSpan={canWrite ? 5 : 4}>
-                    <Typography color="text.secondary" align="center">
-                        No notification channels linked yet
-                    </Typography>
-                </TableCell>
-            </TableRow>
-        </TableBody>
-    </Table>
-);
 
 /** Channels linked to the configuration: Id, Type, Name, Enabled, Remove; and a select to link another. */
 export const NotificationChannelsPanel = ({ configurationId, canWrite }: NotificationChannelsPanelProps) => {
@@ -149,7 +117,13 @@ export const NotificationChannelsPanel = ({ configurationId, canWrite }: Notific
                     aria-label="Linked notification channels"
                     rowClick={false}
                     bulkActionButtons={false}
-                    empty={<NoLinks canWrite={canWrite} />}
+                    empty={
+                        <EmptyTable
+                            label="Linked notification channels"
+                            columns={['Id', 'Type', 'Name', 'Enabled', ...(canWrite ? ['Actions'] : [])]}
+                            text="No notification channels linked yet"
+                        />
+                    }
                 >
                     <DataTable.Col label="Id" render={(link: ChannelLink) => link.notification_channel.id} />
                     <DataTable.Col label="Type" render={(link: ChannelLink) => link.notification_channel.type} />
