@@ -157,4 +157,21 @@ describe('accessibility', () => {
         await page.keyboard.press('Enter');
         await page.waitForURL(`${server.url}/audit`);
     });
+
+    it("reaches a table row's actions with Tab alone and works them with Enter", async () => {
+        await visit(routes[2]);
+        await page.getByRole('table', { name: 'Servers' }).waitFor();
+        const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+        let presses = 0;
+        while ((await focused()) !== 'Edit server hub-validator' && presses < 80) {
+            await page.keyboard.press('Tab');
+            presses += 1;
+        }
+        expect(await focused()).toBe('Edit server hub-validator');
+        await page.keyboard.press('Enter');
+        const dialog = page.getByRole('dialog', { name: 'Edit Server' });
+        await dialog.waitFor();
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'hidden' });
+    });
 });
