@@ -107,8 +107,10 @@ export function planList(q: ListQuery, spec: ListSpec, scope: SQL | undefined): 
         const column = Object.hasOwn(spec.sort, q.sort.field) ? spec.sort[q.sort.field] : undefined;
         if (!column) throw badRequest({ sort: `Cannot sort on ${q.sort.field}` });
         const dir = q.sort.order === 'ASC' ? asc : desc;
-        // NULLs last either way, as the lists showed them before; the id keeps equal rows in a stable order.
-        orderBy = [sql`${dir(column)} nulls last`, dir(spec.id)];
+        // NULLs last either way, as the lists showed them before; the id keeps equal rows in a stable order. An id
+        // is never NULL, and `id DESC NULLS LAST` is an order its primary key cannot give: PostgreSQL then sorts the
+        // whole table for a page of 25 (20,000 monitors, 50,000 audit entries).
+        orderBy = column === spec.id ? [dir(spec.id)] : [sql`${dir(column)} nulls last`, dir(spec.id)];
     }
     return {
         where: and(...parts),

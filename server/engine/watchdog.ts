@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context';
 import { outbox } from '../db/schema';
 import { ChannelWatch } from '../notify/channel-watch';
+import { HEALTH_REUSE_MS, recentRead } from '../recent-read';
 
 /** No check started for this long while monitors are scheduled: the engine has stalled. */
 const STALL_MS = 2 * 60_000;
@@ -38,6 +39,15 @@ export class Watchdog {
     private timers: NodeJS.Timeout[] = [];
     /** Tells the super admins of a channel the outbox has not delivered to for 15 minutes. */
     readonly channels: ChannelWatch;
+    /** What the outbox holds, read at most once a second however often /api/health is asked (routes/health.ts). */
+    private readonly outboxFigures = recentRead(HEALTH_REUSE_MS, async () => {
+        const backlog = await this.ctx.db.$count(outbox, eq(outbox.status, 'pending'));
+        const [due] = await this.ctx.db
+            .select({ oldest: min(outbox.createdAt) })
+            .from(outbox)
+            .where(and(eq(outbox.status, 'pending'), lte(outbox.nextAttemptAt, new Date(this.now()))));
+        return { backlog, oldestDue: due?.oldest ?? null };
+    });
 
     constructor(
         private readonly ctx: AppContext,
@@ -77,12 +87,8 @@ export class Watchdog {
         const stats = engine?.stats;
         const lags = stats ? stats.scheduler.lags.slice(-1000).sort((a, b) => a - b) : [];
         const lag = lags[Math.min(lags.length - 1, Math.floor(lags.length * 0.99))] ?? 0;
-        const backlog = await this.ctx.db.$count(outbox, eq(outbox.status, 'pending'));
-        const [due] = await this.ctx.db
-            .select({ oldest: min(outbox.createdAt) })
-            .from(outbox)
-            .where(and(eq(outbox.status, 'pending'), lte(outbox.nextAttemptAt, new Date(now))));
-        const oldest = due?.oldest ? Math.round((now - new Date(due.oldest).getTime()) / 1000) : null;
+        const { backlog, oldestDue } = await this.outboxFigures.get();
+        const oldest = oldestDue ? Math.round((now - new Date(oldestDue).getTime()) / 1000) : null;
         let problem: string | null = null;
         if (this.ctx.config.engineEnabled && !engine?.running) problem = 'The monitoring engine is not running';
         else if (stats && stats.monitors > 0 && now - this.progressAt > STALL_MS)

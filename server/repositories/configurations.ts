@@ -13,9 +13,8 @@ import type { ConfigurationRow } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
 import { boolFilter, choiceFilter, idFilter, type ListPlan, type ListSpec, paged, textFilter } from '../list-query';
 import { groupBy, isUniqueViolation } from './group';
-import { listMonitors } from './monitors';
+import { monitorColumns, toMonitor } from './monitors';
 import { inScope, type Scope } from './scope';
-import { listServers } from './servers';
 
 export interface ConfigurationBody {
     name: string;
@@ -31,15 +30,12 @@ const selectConfigurations = (db: Db) =>
 
 type Joined = Awaited<ReturnType<ReturnType<typeof selectConfigurations>['execute']>>;
 
-/**
- * Configurations with their company, servers and monitors: one query for the rows, two for their children whatever
- * their number; `where` may name the configurations table.
- */
+/** Configurations with their company, servers and monitors; `where` may name the configurations table. */
 export async function listConfigurations(db: Db, scope: Scope, where?: SQL): Promise<Configuration[]> {
     const rows = await selectConfigurations(db)
         .where(and(inScope(configurations.companyId, scope), where))
         .orderBy(asc(configurations.id));
-    return withChildren(db, scope, rows, { monitors: where, servers: where });
+    return withChildren(db, rows);
 }
 
 /** Whether any monitor of the row's configuration meets `cond`, which names that monitor `hm`. */
@@ -76,18 +72,9 @@ export const configurationList: ListSpec = {
 };
 
 /** One page (or, without `range`, all) of the configurations a list request names, and how many there are. */
-export async function pageConfigurations(db: Db, scope: Scope, plan: ListPlan) {
+export async function pageConfigurations(db: Db, plan: ListPlan) {
     const rows = await paged(selectConfigurations(db).where(plan.where).$dynamic(), plan);
-    // The children of exactly these rows: by their own indexed column for a page, by the same WHERE for the whole list.
-    const ids = rows.map((r) => r.c.id);
-    const items = await withChildren(
-        db,
-        scope,
-        rows,
-        plan.page
-            ? { monitors: inArray(monitors.configurationId, ids), servers: inArray(servers.configurationId, ids) }
-            : { monitors: plan.where, servers: plan.where }
-    );
+    const items = await withChildren(db, rows);
     const total = plan.page ? await countOf(db, plan.where) : items.length;
     return { rows: items, total };
 }
@@ -97,31 +84,72 @@ async function countOf(db: Db, where: SQL | undefined): Promise<number> {
     return row?.n ?? 0;
 }
 
-/** Nests each row's servers and monitors, read with the given conditions (on their tables or the configurations'). */
-async function withChildren(
-    db: Db,
-    scope: Scope,
-    rows: Joined,
-    where: { monitors: SQL | undefined; servers: SQL | undefined }
-): Promise<Configuration[]> {
+/**
+ * Nests each row's servers and monitors: two queries by their indexed configuration_id, whatever the number of rows.
+ * The rows are already the caller's, so the children need no scope, and their `configuration` refs come from the rows
+ * rather than from a join back to the configurations table.
+ */
+async function withChildren(db: Db, rows: Joined): Promise<Configuration[]> {
     if (rows.length === 0) return [];
-    const allMonitors = await listMonitors(db, scope, where.monitors);
-    const serversOf = groupBy(await listServers(db, scope, where.servers, allMonitors), (s) => s.configuration_id);
-    const monitorsOf = groupBy(allMonitors, (m) => m.configuration_id);
-    return rows.map(({ c, company }) => ({
-        id: c.id,
-        name: c.name,
-        chain: c.chain,
-        is_enabled: c.isEnabled,
-        company,
-        company_id: c.companyId,
-        // Each monitor is listed once, here, with its server_id: nesting it in its server as well doubled the
-        // size of the list (about 1 MB for a company of 50 configurations).
-        servers: (serversOf.get(c.id) ?? []).map(({ monitors: _nested, ...server }) => server),
-        monitors: monitorsOf.get(c.id) ?? [],
-        createdAt: c.createdAt.toISOString(),
-        updatedAt: c.updatedAt.toISOString(),
-    }));
+    const ids = rows.map((r) => r.c.id);
+    const monitorRows = await db
+        .select(monitorColumns)
+        .from(monitors)
+        .where(inArray(monitors.configurationId, ids))
+        .orderBy(asc(monitors.id));
+    const serverRows = await db
+        .select()
+        .from(servers)
+        .where(inArray(servers.configurationId, ids))
+        .orderBy(asc(servers.id));
+    // A monitor's server is one of its configuration's (the API refuses any other), so it is among these rows; one
+    // that is not is read by itself rather than joined for all 500 monitors of a page.
+    const serverRef = new Map<number, { id: number; name: string; address: string }>(
+        serverRows.map((s) => [s.id, { id: s.id, name: s.name, address: s.address }])
+    );
+    const strays = [
+        ...new Set(monitorRows.flatMap((m) => (m.serverId && !serverRef.has(m.serverId) ? [m.serverId] : []))),
+    ];
+    if (strays.length > 0)
+        for (const s of await db
+            .select({ id: servers.id, name: servers.name, address: servers.address })
+            .from(servers)
+            .where(inArray(servers.id, strays)))
+            serverRef.set(s.id, s);
+    const monitorsOf = groupBy(monitorRows, (m) => m.configurationId);
+    const serversOf = groupBy(serverRows, (s) => s.configurationId);
+    return rows.map(({ c, company }) => {
+        const configuration = { id: c.id, name: c.name, chain: c.chain };
+        return {
+            id: c.id,
+            name: c.name,
+            chain: c.chain,
+            is_enabled: c.isEnabled,
+            company,
+            company_id: c.companyId,
+            // Each monitor is listed once, here, with its server_id: nesting it in its server as well doubled the
+            // size of the list (about 1 MB for a company of 50 configurations).
+            servers: (serversOf.get(c.id) ?? []).map((s) => ({
+                id: s.id,
+                name: s.name,
+                address: s.address,
+                is_enabled: s.isEnabled,
+                configuration_id: s.configurationId,
+                configuration,
+                createdAt: s.createdAt.toISOString(),
+                updatedAt: s.updatedAt.toISOString(),
+            })),
+            monitors: (monitorsOf.get(c.id) ?? []).map((monitor) =>
+                toMonitor({
+                    monitor,
+                    server: monitor.serverId ? (serverRef.get(monitor.serverId) ?? null) : null,
+                    configuration,
+                })
+            ),
+            createdAt: c.createdAt.toISOString(),
+            updatedAt: c.updatedAt.toISOString(),
+        };
+    });
 }
 
 export async function getConfiguration(db: Db, scope: Scope, id: number): Promise<Configuration> {

@@ -30,7 +30,7 @@ export interface MonitorBody {
 }
 
 /** Only what toMonitor reads: created_at and updated_at would be decoded into Dates for every row and dropped. */
-const monitorColumns = {
+export const monitorColumns = {
     id: monitors.id,
     name: monitors.name,
     type: monitors.type,
@@ -61,7 +61,10 @@ type Joined = {
     configuration: { id: number; name: string; chain: string; companyId: number };
 };
 
-export const toMonitor = ({ monitor: m, server, configuration: c }: Joined): Monitor => ({
+/** What toMonitor reads: the configuration's ref, whether joined or already at hand (a configuration's children). */
+type MonitorParts = Omit<Joined, 'configuration'> & { configuration: { id: number; name: string; chain: string } };
+
+export const toMonitor = ({ monitor: m, server, configuration: c }: MonitorParts): Monitor => ({
     id: m.id,
     name: m.name,
     type: m.type,
@@ -136,8 +139,10 @@ export async function pageMonitors(db: Db, plan: ListPlan) {
               await db
                   .select({ n: count() })
                   .from(monitors)
-                  // The filters name monitors and configurations only: the count needs no servers join.
-                  .innerJoin(configurations, eq(configurations.id, monitors.configurationId))
+                  // The filters name monitors and configurations only: the count needs no servers join. Every
+                  // monitor has its configuration, so a left join counts the same rows, and PostgreSQL drops it
+                  // when no filter names the configuration (the super admin's unfiltered list of 20,000).
+                  .leftJoin(configurations, eq(configurations.id, monitors.configurationId))
                   .where(plan.where)
           )[0]?.n ?? 0)
         : rows.length;

@@ -69,7 +69,8 @@ export async function pageServers(db: Db, scope: Scope, plan: ListPlan) {
               await db
                   .select({ n: count() })
                   .from(servers)
-                  .innerJoin(configurations, eq(configurations.id, servers.configurationId))
+                  // Every server has its configuration: a left join counts the same rows and is dropped when unused.
+                  .leftJoin(configurations, eq(configurations.id, servers.configurationId))
                   .where(plan.where)
           )[0]?.n ?? 0)
         : rows.length;

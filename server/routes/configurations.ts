@@ -107,7 +107,7 @@ export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
                 configurationList,
                 inScope(configurations.companyId, scope(req))
             );
-            const page = await pageConfigurations(db, scope(req), plan);
+            const page = await pageConfigurations(db, plan);
             sendRange(reply, configurationList.resource, plan, page.rows.length, page.total);
             return page.rows;
         }

@@ -113,3 +113,23 @@ it('counts a write sent to a percent-escaped API path as a write too', async () 
     expect(created.statusCode).toBe(201);
     expect(await names('/api/configurations', w.admin.access)).toContain('Via escape');
 });
+
+it('builds one answer for the callers that ask for it at once, and gives it to them all', async () => {
+    await w.configuration(w.admin.access, { name: 'Stampede' });
+    // The write dropped every answer; the user behind the token is read once more, here.
+    expect((await w.call('GET', '/api/users/me', w.admin.access)).statusCode).toBe(200);
+    const select = vi.spyOn(w.t.app.ctx.db, 'select');
+    try {
+        const answers = await Promise.all(
+            Array.from({ length: 10 }, () => w.call('GET', '/api/audit/latest?range=[0,4]', w.admin.access))
+        );
+        // The page and its count: one build, not ten.
+        expect(select).toHaveBeenCalledTimes(2);
+        expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+        expect(
+            answers.every((a) => a.statusCode === 200 && /^audit 0-\d+\/\d+$/.test(a.headers['content-range'] ?? ''))
+        ).toBe(true);
+    } finally {
+        select.mockRestore();
+    }
+});

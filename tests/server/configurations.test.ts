@@ -73,6 +73,45 @@ describe('configurations CRUD', () => {
         expect(w.events).toContainEqual({ name: 'CONFIGURATION_UPDATED', configurationId: id });
     });
 
+    it('names, in a page and in the whole list, each monitor’s server and configuration and each server’s configuration', async () => {
+        const id = await w.configuration(w.admin.access, { name: 'Juno', chain: 'juno' });
+        const serverId = await w.server(w.admin.access, id);
+        const add = (name: string, type: string, server_id: number | null) =>
+            w.call('POST', '/api/monitors', w.admin.access, {
+                name,
+                configuration_id: id,
+                server_id,
+                type,
+                configuration_object: type === 'urlCheck' ? JSON.stringify({ address: 'http://10.0.0.9' }) : '{}',
+            });
+        expect((await add('height', 'blockCheck', serverId)).statusCode).toBe(201);
+        expect((await add('status page', 'urlCheck', null)).statusCode).toBe(201);
+        const ref = { id, name: 'Juno', chain: 'juno' };
+        const page = await w.call(
+            'GET',
+            `/api/configurations?sort=["id","DESC"]&range=[0,0]&filter={"q":"Juno"}`,
+            w.plain.access
+        );
+        expect(page.headers['content-range']).toBe('configurations 0-0/1');
+        const whole = (await w.call('GET', '/api/configurations', w.plain.access))
+            .json()
+            .find((c: { id: number }) => c.id === id);
+        for (const c of [page.json()[0], whole]) {
+            expect(c.servers).toEqual([
+                expect.objectContaining({ id: serverId, configuration_id: id, configuration: ref }),
+            ]);
+            expect(c.monitors).toEqual([
+                expect.objectContaining({
+                    name: 'height',
+                    server_id: serverId,
+                    server: { id: serverId, name: 'node-1', address: 'http://10.0.0.5' },
+                    configuration: ref,
+                }),
+                expect.objectContaining({ name: 'status page', server_id: null, server: null, configuration: ref }),
+            ]);
+        }
+    });
+
     it('accepts the fields react-admin echoes back on update', async () => {
         const id = await w.configuration(w.admin.access);
         const record = (await w.call('GET', `/api/configurations/${id}`, w.admin.access)).json();
