@@ -48,6 +48,7 @@ export default defineConfig({
                     name: 'server',
                     globals: true,
                     include: ['tests/server/**/*.test.ts', 'tests/tools/**/*.test.ts'],
+                    globalSetup: ['./tests/server/global-setup.ts'],
                     exclude: withNodeExporter ? [] : ['tests/server/**/*.host.test.ts'],
                     environment: 'node',
                     testTimeout: 30_000,
