@@ -56,7 +56,9 @@ export async function throwAwayPostgres(baseUrl: string): Promise<{ url: string;
     const name = `nm_test_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: baseUrl });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
+    // A copy of the migrated template global-setup.ts made, when there is one (not in scripts outside Vitest).
+    const template = process.env.VITEST ? inject('postgresTemplate') : '';
+    await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
     await admin.end();
     const url = new URL(baseUrl);
     url.pathname = `/${name}`;
@@ -103,7 +105,7 @@ export async function startAppOn(config: Partial<AppConfig>): Promise<TestApp> {
 let template: Blob | undefined;
 /** The migrated database global-setup.ts dumped, read once per file; none on the PostgreSQL pass. */
 function memoryTemplate(): Blob | undefined {
-    const file = inject('serverDbTemplate');
+    const file = process.env.VITEST ? inject('serverDbTemplate') : '';
     if (!file) return undefined;
     template ??= new Blob([readFileSync(file)]);
     return template;
