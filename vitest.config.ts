@@ -12,10 +12,16 @@ const e2e = {
         name: 'e2e',
         globals: true,
         include: ['tests/e2e/**/*.test.ts'],
+        globalSetup: ['./tests/e2e/global-setup.ts'],
         environment: 'node',
         testTimeout: 120_000,
         hookTimeout: 180_000,
-        fileParallelism: false,
+        // Each file starts its own console on a free port and a fresh DATA_DIR, its own simulator and Chromium, so
+        // files may overlap; they mostly wait on the engine's timers, so two at a time halve the time on 2 cores.
+        // In a plain `vitest run` they follow the ui and server files, as a group of their own (its worker count
+        // differs); CI runs this project in a process of its own beside them (.ci/run).
+        maxWorkers: 2,
+        sequence: { groupOrder: 1 },
     },
 };
 
@@ -42,6 +48,7 @@ export default defineConfig({
                     name: 'server',
                     globals: true,
                     include: ['tests/server/**/*.test.ts', 'tests/tools/**/*.test.ts'],
+                    globalSetup: ['./tests/server/global-setup.ts'],
                     exclude: withNodeExporter ? [] : ['tests/server/**/*.host.test.ts'],
                     environment: 'node',
                     testTimeout: 30_000,

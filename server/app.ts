@@ -38,6 +38,8 @@ import { registerUi } from './ui';
 export interface BuildOptions {
     /** Where log lines go besides the log hub (default stdout). */
     logStream?: NodeJS.WritableStream;
+    /** For `memory://` only: a PGlite data directory dump to start from (tests reuse one migrated database). */
+    memoryTemplate?: Blob;
 }
 
 export interface BuiltApp {
@@ -49,7 +51,7 @@ export interface BuiltApp {
 /** Builds the whole server from a typed config: database, API, UI; `app.close()` releases everything. */
 export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Promise<BuiltApp> {
     const logHub = new LogHub();
-    const database = await openDatabase(config);
+    const database = await openDatabase({ ...config, memoryTemplate: opts.memoryTemplate });
     const app = Fastify({
         loggerInstance: createLogger(config, logHub, opts.logStream) as FastifyBaseLogger,
         bodyLimit: 1024 * 1024,

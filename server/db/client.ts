@@ -40,10 +40,15 @@ async function initDataDir(dir: string): Promise<void> {
 }
 
 /**
- * Opens PostgreSQL when a postgres:// URL is given, PGlite in memory for `memory://`, else PGlite in DATA_DIR/pglite
- * guarded by a lock file. Migrations run before the handle is returned.
+ * Opens PostgreSQL when a postgres:// URL is given, PGlite in memory for `memory://` (from `memoryTemplate`, a
+ * dumped data directory, when given: initdb costs seconds per test file), else PGlite in DATA_DIR/pglite guarded by a
+ * lock file. Migrations run before the handle is returned.
  */
-export async function openDatabase(opts: { databaseUrl: string | null; dataDir: string }): Promise<Database> {
+export async function openDatabase(opts: {
+    databaseUrl: string | null;
+    dataDir: string;
+    memoryTemplate?: Blob;
+}): Promise<Database> {
     if (opts.databaseUrl && opts.databaseUrl !== 'memory://') {
         const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
         // An idle connection the database ends (restart, failover, pg_terminate_backend) is dropped from the pool and
@@ -61,7 +66,7 @@ export async function openDatabase(opts: { databaseUrl: string | null; dataDir: 
     let release = () => {};
     let client: PGlite;
     if (opts.databaseUrl === 'memory://') {
-        client = new PGlite(pgliteOptions);
+        client = new PGlite({ ...pgliteOptions, loadDataDir: opts.memoryTemplate });
     } else {
         release = acquireDataDirLock(opts.dataDir);
         const dir = `${opts.dataDir}/pglite`;

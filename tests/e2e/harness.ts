@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 
 const root = new URL('../..', import.meta.url).pathname;
 export const ADMIN_PASSWORD = 'e2e-admin-password';
@@ -42,12 +43,17 @@ export interface Console {
     restart(): Promise<void>;
 }
 
-/** Builds the UI if stale, then starts the real server (`server/main.ts start`) on a free port and a fresh DATA_DIR. */
+/**
+ * Builds the UI if stale, then starts the real server (`server/main.ts start`) on a free port and a fresh DATA_DIR
+ * holding a copy of the migrated template database (global-setup.ts): the server's first start as on a new install,
+ * less the initdb every file would otherwise wait for.
+ */
 export async function startConsole(env: Record<string, string> = {}): Promise<Console> {
     const build = spawnSync('node', ['tools/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('building the UI failed');
     const port = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'nm-e2e-'));
+    cpSync(join(inject('e2eTemplateDir'), 'pglite'), join(dataDir, 'pglite'), { recursive: true });
     const output: string[] = [];
     let child: ChildProcess;
     const url = `http://127.0.0.1:${port}`;

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp } from '../../server/app';
 import { hashPassword } from '../../server/auth/passwords';
 import type { AppConfig } from '../../server/config';
@@ -55,7 +56,9 @@ export async function throwAwayPostgres(baseUrl: string): Promise<{ url: string;
     const name = `nm_test_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: baseUrl });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
+    // A copy of the migrated template global-setup.ts made, when there is one (not in scripts outside Vitest).
+    const template = process.env.VITEST ? inject('postgresTemplate') : '';
+    await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
     await admin.end();
     const url = new URL(baseUrl);
     url.pathname = `/${name}`;
@@ -99,6 +102,15 @@ export async function startAppOn(config: Partial<AppConfig>): Promise<TestApp> {
     return { app, logs, close: () => app.close() };
 }
 
+let template: Blob | undefined;
+/** The migrated database global-setup.ts dumped, read once per file; none on the PostgreSQL pass. */
+function memoryTemplate(): Blob | undefined {
+    const file = process.env.VITEST ? inject('serverDbTemplate') : '';
+    if (!file) return undefined;
+    template ??= new Blob([readFileSync(file)]);
+    return template;
+}
+
 export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
     const logs: string[] = [];
     const logStream = new Writable({
@@ -109,7 +121,10 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
     });
     const pgBase = process.env.DATABASE_URL;
     const pgDb = pgBase ? await throwAwayPostgres(pgBase) : null;
-    const { app } = await buildApp(testConfig({ databaseUrl: pgDb?.url ?? 'memory://', ...overrides }), { logStream });
+    const { app } = await buildApp(testConfig({ databaseUrl: pgDb?.url ?? 'memory://', ...overrides }), {
+        logStream,
+        memoryTemplate: memoryTemplate(),
+    });
     return {
         app,
         logs,
