@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { TestApp } from '../helpers';
+import { vacuumBusyTables } from '../../../server/db/maintenance';
 import { createTestApp } from '../helpers';
 
 let t: TestApp;
@@ -23,5 +24,22 @@ describe('embedded database maintenance', () => {
             if (!analysed) await new Promise((r) => setTimeout(r, 100));
         }
         expect(analysed).toBe(true);
+    });
+
+    it('vacuums and analyses each busy table', async () => {
+        if (t.app.ctx.dbKind !== 'pglite') {
+            expect(t.app.ctx.dbKind).toBe('postgres');
+            return;
+        }
+        await vacuumBusyTables(t.app.ctx.db);
+        const result = await t.app.ctx.db.execute(
+            sql`select relname from pg_stat_user_tables where last_vacuum is not null and relname in ('monitors', 'outbox', 'check_results', 'disk_history') order by relname`
+        );
+        expect((result as unknown as { rows: { relname: string }[] }).rows.map((r) => r.relname)).toEqual([
+            'check_results',
+            'disk_history',
+            'monitors',
+            'outbox',
+        ]);
     });
 });
