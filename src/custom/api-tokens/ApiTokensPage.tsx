@@ -18,6 +18,7 @@ import { fieldErrors } from '../ui/useSaveDialog';
 import { withServerMessage } from '../ui/format';
 import { RowActions } from '../ui/RowActions';
 import { authRequest } from '../../providers/session';
+import { LocalDataTable } from '../ui/LocalDataTable';
 
 interface ApiToken {
     id: number;
@@ -107,16 +108,7 @@ export const ApiTokensPage = () => {
             {tokens?.length === 0 && <Typography>No API tokens yet</Typography>}
             {tokens && tokens.length > 0 && (
                 <Box sx={{ overflowX: 'auto' }}>
-                    <DataTable<ApiToken>
-                        resource="api-tokens"
-                        aria-label="API tokens"
-                        data={tokens}
-                        total={tokens.length}
-                        isPending={false}
-                        size="small"
-                        rowClick={false}
-                        bulkActionButtons={false}
-                    >
+                    <LocalDataTable<ApiToken> resource="api-tokens" aria-label="API tokens" data={tokens}>
                         <DataTable.Col source="name" label="Name" disableSort />
                         <DataTable.Col source="scope" label="Scope" disableSort />
                         <DataTable.Col label="Expires" render={(t: ApiToken) => when(t.expires_at)} />
@@ -129,7 +121,7 @@ export const ApiTokensPage = () => {
                                 <RowActions noun="API token" name={t.name} onDelete={() => remove.mutate(t)} />
                             )}
                         />
-                    </DataTable>
+                    </LocalDataTable>
                 </Box>
             )}
             <Dialog open={adding} onClose={() => setAdding(false)} fullWidth maxWidth="xs">

@@ -18,6 +18,7 @@ import type { ChannelLink, LinkRouting, NotificationChannel } from '../../../com
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 import { EmptyTable } from '../ui/EmptyTable';
 import { withServerMessage } from '../ui/format';
+import { LocalDataTable } from '../ui/LocalDataTable';
 
 export const FETCH_CHANNELS_FAILED = 'Failed to fetch notification channels';
 
@@ -108,15 +109,10 @@ export const NotificationChannelsPanel = ({ configurationId, canWrite }: Notific
         <Card variant="outlined">
             <CardHeader title="Notification Channels" />
             <CardContent>
-                <DataTable<ChannelLink>
+                <LocalDataTable<ChannelLink>
                     resource="notification-channel-links"
                     data={links}
-                    total={links.length}
-                    isPending={false}
-                    size="small"
                     aria-label="Linked notification channels"
-                    rowClick={false}
-                    bulkActionButtons={false}
                     empty={
                         <EmptyTable
                             label="Linked notification channels"
@@ -156,7 +152,7 @@ export const NotificationChannelsPanel = ({ configurationId, canWrite }: Notific
                             )}
                         />
                     )}
-                </DataTable>
+                </LocalDataTable>
                 {canWrite && (
                     <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', mt: 3 }}>
                         <Autocomplete

@@ -1,5 +1,5 @@
 import AddIcon from '@mui/icons-material/Add';
-import { Button, Card, CardContent, CardHeader, Link, Typography } from '@mui/material';
+import { Button, Card, CardContent, CardHeader, Link } from '@mui/material';
 import { DataTable } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 
@@ -10,6 +10,7 @@ import { ActiveChip } from '../ui/ActiveChip';
 import { RowActions } from '../ui/RowActions';
 import { useConfirmedDelete } from '../ui/useConfirmedDelete';
 import { useRecordDialog } from '../ui/useSaveDialog';
+import { LocalDataTable } from '../ui/LocalDataTable';
 
 export interface ServersCardProps {
     configurationId: number;
@@ -49,20 +50,11 @@ export const ServersCard = ({ configurationId, servers, monitors, canWrite, onCh
                 }
             />
             <CardContent>
-                <DataTable<Server>
+                <LocalDataTable<Server>
                     resource="servers"
                     data={servers}
-                    total={servers.length}
-                    isPending={false}
-                    size="small"
                     aria-label="Servers"
-                    rowClick={false}
-                    bulkActionButtons={false}
-                    empty={
-                        <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }}>
-                            No servers configured yet
-                        </Typography>
-                    }
+                    emptyText="No servers configured yet"
                 >
                     <DataTable.Col
                         source="name"
@@ -107,7 +99,7 @@ export const ServersCard = ({ configurationId, servers, monitors, canWrite, onCh
                             />
                         )}
                     />
-                </DataTable>
+                </LocalDataTable>
             </CardContent>
             {canWrite && (
                 <>

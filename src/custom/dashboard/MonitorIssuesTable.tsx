@@ -18,6 +18,7 @@ import { SilencedChip } from '../silences/SilencedChip';
 import { OpenIncidentLink } from '../../resources/incidents/OpenIncidentLink';
 import { formatDateTime } from '../ui/format';
 import { RowActions } from '../ui/RowActions';
+import { LocalDataTable } from '../ui/LocalDataTable';
 
 export interface MonitorIssuesTableProps {
     monitors: Monitor[];
@@ -102,14 +103,9 @@ export const MonitorIssuesTable = ({ monitors, emptyText }: MonitorIssuesTablePr
     const rows = useMemo(() => groups.flat(), [groups]);
     return (
         <HaltGroups.Provider value={halts}>
-            <DataTable<Monitor>
+            <LocalDataTable<Monitor>
                 resource="monitors"
                 data={rows}
-                total={rows.length}
-                isPending={false}
-                size="small"
-                rowClick={false}
-                bulkActionButtons={false}
                 body={IssuesBody}
                 empty={
                     <Box sx={{ py: 6, textAlign: 'center' }}>
@@ -172,7 +168,7 @@ export const MonitorIssuesTable = ({ monitors, emptyText }: MonitorIssuesTablePr
                         ) : null
                     }
                 />
-            </DataTable>
+            </LocalDataTable>
         </HaltGroups.Provider>
     );
 };

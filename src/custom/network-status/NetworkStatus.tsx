@@ -10,6 +10,7 @@ import { LoadingScreen } from '../layout/LoadingScreen';
 import { errorReason } from '../ui/format';
 import { REFRESH_MS } from './metricsQuery';
 import { DaysUntilFullCell, DiskUsageCell, MemoryUsageCell } from './ServerMetricsCells';
+import { LocalDataTable } from '../ui/LocalDataTable';
 
 /** A row of the table: one server of one configuration. */
 interface MetricsRow {
@@ -82,16 +83,7 @@ export const NetworkStatus = () => {
                 </Box>
             ) : (
                 <Card variant="outlined">
-                    <DataTable<MetricsRow>
-                        resource="servers"
-                        data={rows}
-                        total={rows.length}
-                        isPending={false}
-                        size="small"
-                        aria-label="Network Status"
-                        rowClick={false}
-                        bulkActionButtons={false}
-                    >
+                    <LocalDataTable<MetricsRow> resource="servers" data={rows} aria-label="Network Status">
                         <DataTable.Col
                             label="Configuration"
                             render={({ configuration }: MetricsRow) => (
@@ -120,7 +112,7 @@ export const NetworkStatus = () => {
                             label="Memory Usage"
                             render={({ server }: MetricsRow) => <MemoryUsageCell serverId={server.id} />}
                         />
-                    </DataTable>
+                    </LocalDataTable>
                 </Card>
             )}
         </Box>

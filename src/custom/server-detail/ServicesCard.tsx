@@ -13,6 +13,7 @@ import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 import { RowAction, RowActions } from '../ui/RowActions';
 import { useConfirmedDelete } from '../ui/useConfirmedDelete';
 import { useRecordDialog } from '../ui/useSaveDialog';
+import { LocalDataTable } from '../ui/LocalDataTable';
 
 export const SERVICE_DELETED = 'Service deleted successfully';
 export const SERVICE_DELETE_FAILED = 'Failed to delete service';
@@ -51,20 +52,11 @@ export const ServicesCard = ({ server, services, canWrite, onChanged }: Services
                 }
             />
             <CardContent sx={{ pt: 0, overflowX: 'auto' }}>
-                <DataTable<Service>
+                <LocalDataTable<Service>
                     resource="services"
                     data={services}
-                    total={services.length}
-                    isPending={false}
-                    size="small"
                     aria-label="Services"
-                    rowClick={false}
-                    bulkActionButtons={false}
-                    empty={
-                        <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }}>
-                            No services configured yet
-                        </Typography>
-                    }
+                    emptyText="No services configured yet"
                 >
                     <DataTable.Col source="name" label="Name" disableSort />
                     <DataTable.Col
@@ -115,7 +107,7 @@ export const ServicesCard = ({ server, services, canWrite, onChanged }: Services
                             </RowActions>
                         )}
                     />
-                </DataTable>
+                </LocalDataTable>
             </CardContent>
             {canWrite && (
                 <ServiceDialog

@@ -8,6 +8,7 @@ import { formatDateTime, withServerMessage } from '../ui/format';
 import { MaintenanceWindowDialog } from './MaintenanceWindowDialog';
 import { SilenceDialog } from './SilenceDialog';
 import { targetLabel, windowWhen } from './windowText';
+import { LocalDataTable } from '../ui/LocalDataTable';
 
 const ALL = { page: 1, perPage: 1000 };
 
@@ -73,16 +74,7 @@ export const SilencesPanel = ({ configurationId, configurationName, servers, can
                 )}
                 {Boolean(silences.data?.length) && (
                     <Box sx={{ overflowX: 'auto', mb: 2 }}>
-                        <DataTable<Silence>
-                            resource="silences"
-                            data={silences.data}
-                            total={silences.data?.length}
-                            isPending={false}
-                            size="small"
-                            aria-label="Silences"
-                            rowClick={false}
-                            bulkActionButtons={false}
-                        >
+                        <LocalDataTable<Silence> resource="silences" data={silences.data} aria-label="Silences">
                             <DataTable.Col
                                 label="Silenced"
                                 render={(s: Silence) => (
@@ -117,20 +109,15 @@ export const SilencesPanel = ({ configurationId, configurationName, servers, can
                                     )}
                                 />
                             )}
-                        </DataTable>
+                        </LocalDataTable>
                     </Box>
                 )}
                 {Boolean(windows.data?.length) && (
                     <Box sx={{ overflowX: 'auto' }}>
-                        <DataTable<MaintenanceWindow>
+                        <LocalDataTable<MaintenanceWindow>
                             resource="maintenance-windows"
                             data={windows.data}
-                            total={windows.data?.length}
-                            isPending={false}
-                            size="small"
                             aria-label="Maintenance windows"
-                            rowClick={false}
-                            bulkActionButtons={false}
                         >
                             <DataTable.Col
                                 label="Maintenance of"
@@ -164,7 +151,7 @@ export const SilencesPanel = ({ configurationId, configurationName, servers, can
                                     )}
                                 />
                             )}
-                        </DataTable>
+                        </LocalDataTable>
                     </Box>
                 )}
             </CardContent>

@@ -10,6 +10,7 @@ import { retryUnlessClientError } from '../../custom/ui/retry';
 import { type AccessUser, canAccess } from '../../providers/canAccess';
 import { IncidentActions } from './IncidentActions';
 import { IncidentStatusChip, incidentSubject, seconds } from './incidentFormat';
+import { LocalDataTable } from '../../custom/ui/LocalDataTable';
 
 const REFRESH_MS = 10_000;
 
@@ -119,16 +120,7 @@ export const IncidentPage = () => {
             </Typography>
             {/* At phone width the timeline scrolls sideways rather than widen the page. */}
             <Box sx={{ overflowX: 'auto', maxWidth: 'calc(100vw - 16px)' }}>
-                <DataTable<TimelineRow>
-                    data={timeline}
-                    total={timeline.length}
-                    isPending={false}
-                    size="small"
-                    aria-label="Incident timeline"
-                    rowClick={false}
-                    bulkActionButtons={false}
-                    empty={null}
-                >
+                <LocalDataTable<TimelineRow> data={timeline} aria-label="Incident timeline" empty={null}>
                     <DataTable.Col
                         label="Time"
                         cellSx={() => ({ whiteSpace: { sm: 'nowrap' } })}
@@ -149,7 +141,7 @@ export const IncidentPage = () => {
                         cellSx={() => ({ overflowWrap: 'anywhere', minWidth: 160 })}
                         render={(entry: TimelineRow) => entry.text}
                     />
-                </DataTable>
+                </LocalDataTable>
             </Box>
         </Box>
     );

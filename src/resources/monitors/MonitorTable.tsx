@@ -1,4 +1,3 @@
-import { Typography } from '@mui/material';
 import { DataTable } from 'react-admin';
 
 import type { Monitor } from '../../../common/entities';
@@ -9,6 +8,7 @@ import { formatDateTime } from '../../custom/ui/format';
 import { RowActions } from '../../custom/ui/RowActions';
 import { SilencedChip } from '../../custom/silences/SilencedChip';
 import { MonitorHealthChip } from './HealthBadge';
+import { LocalDataTable } from '../../custom/ui/LocalDataTable';
 
 export interface MonitorTableProps {
     monitors: Monitor[];
@@ -31,21 +31,7 @@ export const MonitorTable = ({
     onDelete,
     emptyText = 'No monitors configured yet',
 }: MonitorTableProps) => (
-    <DataTable<Monitor>
-        resource="monitors"
-        data={monitors}
-        total={monitors.length}
-        isPending={false}
-        size="small"
-        aria-label="Monitors"
-        rowClick={false}
-        bulkActionButtons={false}
-        empty={
-            <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }}>
-                {emptyText}
-            </Typography>
-        }
-    >
+    <LocalDataTable<Monitor> resource="monitors" data={monitors} aria-label="Monitors" emptyText={emptyText}>
         <DataTable.Col
             source="name"
             label="Name"
@@ -98,5 +84,5 @@ export const MonitorTable = ({
                 )}
             />
         )}
-    </DataTable>
+    </LocalDataTable>
 );
