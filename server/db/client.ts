@@ -40,6 +40,20 @@ async function initDataDir(dir: string): Promise<void> {
 }
 
 /**
+ * PGlite runs every statement on this thread and resolves it in a microtask, so a chain of awaited statements (an
+ * engine batch, a transaction) never lets the event loop read a socket: in `npm run bench:api` the API's cached
+ * answers waited 50–200 ms behind such chains. Each protocol message (parse, bind, execute…: every statement,
+ * in or out of a transaction, passes here) now first waits for the event loop's next turn.
+ */
+function yieldBeforeEachMessage(client: PGlite): void {
+    const send = client.execProtocolStream.bind(client);
+    client.execProtocolStream = async (...args) => {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        return send(...args);
+    };
+}
+
+/**
  * Opens PostgreSQL when a postgres:// URL is given, PGlite in memory for `memory://` (from `memoryTemplate`, a
  * dumped data directory, when given: initdb costs seconds per test file), else PGlite in DATA_DIR/pglite guarded by a
  * lock file. Migrations run before the handle is returned.
@@ -81,6 +95,7 @@ export async function openDatabase(opts: {
             throw err;
         }
     }
+    yieldBeforeEachMessage(client);
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     try {
         await migratePglite(db as unknown as Parameters<typeof migratePglite>[0], { migrationsFolder });

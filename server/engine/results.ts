@@ -153,28 +153,28 @@ export class ResultWriter {
 
 async function writeHealth(db: Db, rows: CheckRecord[]): Promise<void> {
     if (rows.length === 0) return;
-    const health = sql.join(
-        rows.map(
-            (r) =>
-                sql`(${r.target.id}::int, ${r.status}::boolean, ${r.lastError}::text, ${r.checkedAt.toISOString()}::timestamptz)`
-        ),
-        sql`, `
-    );
+    const health = rows.map((r) => ({
+        id: r.target.id,
+        status: r.status,
+        last_error: r.lastError,
+        last_check: r.checkedAt.toISOString(),
+    }));
+    // One jsonb parameter rather than a VALUES list of 4 per row: one short text to parse and plan, 30 → 5 ms for
+    // 225 rows on PGlite, which holds every other query meanwhile.
     await db.execute(sql`
         update monitors as m set status = v.status, last_error = v.last_error, last_check = v.last_check
-        from (values ${health}) as v(id, status, last_error, last_check) where m.id = v.id`);
+        from jsonb_to_recordset(${JSON.stringify(health)}::jsonb)
+            as v(id int, status boolean, last_error text, last_check timestamptz)
+        where m.id = v.id`);
 }
 
 async function writeStates(db: Db, rows: CheckRecord[]): Promise<void> {
     if (rows.length === 0) return;
-    const states = sql.join(
-        rows.map((r) => sql`(${r.target.id}::int, ${JSON.stringify(r.state)}::jsonb)`),
-        sql`, `
-    );
+    const states = rows.map((r) => ({ id: r.target.id, state: r.state }));
     // Monitors deleted while their check ran are skipped rather than failing the whole batch.
     await db.execute(sql`
         insert into monitor_states (monitor_id, state, updated_at)
-        select v.id, v.state, now() from (values ${states}) as v(id, state)
+        select v.id, v.state, now() from jsonb_to_recordset(${JSON.stringify(states)}::jsonb) as v(id int, state jsonb)
         where exists (select 1 from monitors where monitors.id = v.id)
         on conflict (monitor_id) do update set state = excluded.state, updated_at = excluded.updated_at`);
 }
