@@ -5,9 +5,9 @@ import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
 
 import type { Configuration, Monitor, Server } from '../../../common/entities';
 import { VALIDATOR_CARD_TYPES } from '../../../common/validator-card';
-import { ConfigurationDeleteConfirm } from '../../resources/configurations/ConfigurationDeleteConfirm';
 import { ConfigurationDialog } from '../../resources/configurations/ConfigurationDialog';
 import { useConfigurationAccess } from '../../resources/configurations/useConfigurationAccess';
+import { useConfigurationDelete } from '../../resources/configurations/useConfigurationDelete';
 import { LoadingScreen } from '../layout/LoadingScreen';
 import { retryUnlessClientError } from '../ui/retry';
 import { ConfigurationDetailsCard } from './ConfigurationDetailsCard';
@@ -28,7 +28,7 @@ export const ConfigurationDetail = () => {
     const navigate = useNavigate();
     const { canWrite } = useConfigurationAccess();
     const [editing, setEditing] = useState(false);
-    const [deleting, setDeleting] = useState(false);
+    const { ask: askDelete, confirm: deleteConfirm } = useConfigurationDelete(() => navigate('/configurations'));
 
     const {
         data: configuration,
@@ -84,7 +84,7 @@ export const ConfigurationDetail = () => {
                 serverCount={serverList.length}
                 monitors={monitorList}
                 onEdit={canWrite ? () => setEditing(true) : undefined}
-                onDelete={canWrite ? () => setDeleting(true) : undefined}
+                onDelete={canWrite ? () => askDelete(configuration) : undefined}
             />
             <Grid container spacing={2}>
                 <Grid size={{ xs: 12, md: 4 }}>
@@ -133,13 +133,7 @@ export const ConfigurationDetail = () => {
                         onClose={() => setEditing(false)}
                         onSaved={() => refetch()}
                     />
-                    <ConfigurationDeleteConfirm
-                        configuration={deleting ? configuration : null}
-                        onClose={(deleted) => {
-                            setDeleting(false);
-                            if (deleted) navigate('/configurations');
-                        }}
-                    />
+                    {deleteConfirm}
                 </>
             )}
         </Box>

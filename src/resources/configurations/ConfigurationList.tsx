@@ -1,18 +1,19 @@
 import AddIcon from '@mui/icons-material/Add';
 import { Box, Button, Grid, Typography } from '@mui/material';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { ListBase, Pagination, Title, useListContext } from 'react-admin';
 
 import type { Configuration } from '../../../common/entities';
 import { LoadingScreen } from '../../custom/layout/LoadingScreen';
 import { retryUnlessClientError } from '../../custom/ui/retry';
+import { useRecordDialog } from '../../custom/ui/useSaveDialog';
 import { ConfigurationCard } from './ConfigurationCard';
 import { ConfigurationCodeButtons } from './ConfigurationCodeButtons';
-import { ConfigurationDeleteConfirm } from './ConfigurationDeleteConfirm';
 import { ConfigurationDialog } from './ConfigurationDialog';
 import { ConfigurationListFilters } from './ConfigurationListFilters';
 import { type ConfigurationListFilter, DEFAULT_LIST_FILTER } from './configurationFilters';
 import { useConfigurationAccess } from './useConfigurationAccess';
+import { useConfigurationDelete } from './useConfigurationDelete';
 
 /** Cards per page: whole rows at 1, 2, 3 and 4 columns. */
 export const PAGE_SIZE = 24;
@@ -44,11 +45,8 @@ export const ConfigurationList = () => (
 const ConfigurationGrid = () => {
     const { data, error, isPending, filterValues, page, refetch } = useListContext<Configuration>();
     const { canWrite, isSuperAdmin } = useConfigurationAccess();
-    const [dialog, setDialog] = useState<{ open: boolean; configuration: Configuration | null }>({
-        open: false,
-        configuration: null,
-    });
-    const [toDelete, setToDelete] = useState<Configuration | null>(null);
+    const dialog = useRecordDialog<Configuration>();
+    const { ask: askDelete, confirm: deleteConfirm } = useConfigurationDelete(() => refetch());
     const configurations = error ? [] : (data ?? []);
     const companyId = (filterValues as ConfigurationListFilter).company_id;
     // A new page starts at its first card, as react-admin's URL-synced lists do; the pagination sits below the grid.
@@ -82,11 +80,7 @@ const ConfigurationGrid = () => {
                         />
                     )}
                     {canWrite && (
-                        <Button
-                            variant="contained"
-                            startIcon={<AddIcon />}
-                            onClick={() => setDialog({ open: true, configuration: null })}
-                        >
+                        <Button variant="contained" startIcon={<AddIcon />} onClick={dialog.openAdd}>
                             Add Configuration
                         </Button>
                     )}
@@ -107,12 +101,8 @@ const ConfigurationGrid = () => {
                             <Grid key={configuration.id} size={{ xs: 12, sm: 6, md: 4, lg: 3 }}>
                                 <ConfigurationCard
                                     configuration={configuration}
-                                    onEdit={
-                                        canWrite
-                                            ? (record) => setDialog({ open: true, configuration: record })
-                                            : undefined
-                                    }
-                                    onDelete={canWrite ? setToDelete : undefined}
+                                    onEdit={canWrite ? dialog.openEdit : undefined}
+                                    onDelete={canWrite ? askDelete : undefined}
                                 />
                             </Grid>
                         ))}
@@ -124,17 +114,11 @@ const ConfigurationGrid = () => {
                 <>
                     <ConfigurationDialog
                         open={dialog.open}
-                        configuration={dialog.configuration}
-                        onClose={() => setDialog({ open: false, configuration: null })}
+                        configuration={dialog.record}
+                        onClose={dialog.close}
                         onSaved={() => refetch()}
                     />
-                    <ConfigurationDeleteConfirm
-                        configuration={toDelete}
-                        onClose={(deleted) => {
-                            setToDelete(null);
-                            if (deleted) refetch();
-                        }}
-                    />
+                    {deleteConfirm}
                 </>
             )}
         </Box>
