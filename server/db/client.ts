@@ -39,16 +39,31 @@ async function initDataDir(dir: string): Promise<void> {
     await promisify(execFile)(process.execPath, [initdbScript, dir], { timeout: 120_000 });
 }
 
+/** The longest PGlite work may hold the event loop before it lets it turn (sockets read, timers run). */
+const SLICE_MS = 5;
+
 /**
  * PGlite runs every statement on this thread and resolves it in a microtask, so a chain of awaited statements (an
  * engine batch, a transaction) never lets the event loop read a socket: in `npm run bench:api` the API's cached
- * answers waited 50–200 ms behind such chains. Each protocol message (parse, bind, execute…: every statement,
- * in or out of a transaction, passes here) now first waits for the event loop's next turn.
+ * answers waited 50-200 ms behind such chains. Every protocol message (each statement sends several, in or out of a
+ * transaction) passes here; once a chain has held the loop for SLICE_MS, the next message waits for the loop's next
+ * turn. Not every message: under 50 closed-loop connections one turn takes milliseconds, and a turn per message
+ * stretched the engine's transactions, which hold the database, until lists waited seconds.
  */
-function yieldBeforeEachMessage(client: PGlite): void {
+function yieldEverySlice(client: PGlite): void {
     const send = client.execProtocolStream.bind(client);
+    /** When the current run without a turn of the loop began; null once the loop has turned. */
+    let heldSince: number | null = null;
     client.execProtocolStream = async (...args) => {
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        const now = performance.now();
+        if (heldSince === null) {
+            heldSince = now;
+            setImmediate(() => {
+                heldSince = null;
+            });
+        } else if (now - heldSince >= SLICE_MS) {
+            await new Promise<void>((resolve) => setImmediate(resolve));
+        }
         return send(...args);
     };
 }
@@ -95,7 +110,7 @@ export async function openDatabase(opts: {
             throw err;
         }
     }
-    yieldBeforeEachMessage(client);
+    yieldEverySlice(client);
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     try {
         await migratePglite(db as unknown as Parameters<typeof migratePglite>[0], { migrationsFolder });
