@@ -26,20 +26,29 @@ describe('embedded database maintenance', () => {
         expect(analysed).toBe(true);
     });
 
-    it('vacuums and analyses each busy table', async () => {
+    it('vacuums each busy table, and analyses them when asked', async () => {
         if (t.app.ctx.dbKind !== 'pglite') {
             expect(t.app.ctx.dbKind).toBe('postgres');
             return;
         }
-        await vacuumBusyTables(t.app.ctx.db);
-        const result = await t.app.ctx.db.execute(
-            sql`select relname from pg_stat_user_tables where last_vacuum is not null and relname in ('monitors', 'outbox', 'check_results', 'disk_history') order by relname`
-        );
-        expect((result as unknown as { rows: { relname: string }[] }).rows.map((r) => r.relname)).toEqual([
+        const busy = async (column: 'last_vacuum' | 'last_analyze') => {
+            const result = await t.app.ctx.db.execute(
+                sql`select relname, ${sql.identifier(column)} as at from pg_stat_user_tables where relname in ('monitors', 'outbox', 'check_results', 'disk_history') and ${sql.identifier(column)} is not null order by relname`
+            );
+            return (result as unknown as { rows: { relname: string; at: string }[] }).rows;
+        };
+        const analysedBefore = await busy('last_analyze');
+        await vacuumBusyTables(t.app.ctx.db, { analyze: false });
+        expect((await busy('last_vacuum')).map((r) => r.relname)).toEqual([
             'check_results',
             'disk_history',
             'monitors',
             'outbox',
         ]);
+        expect(await busy('last_analyze')).toEqual(analysedBefore);
+        await vacuumBusyTables(t.app.ctx.db, { analyze: true });
+        const analysed = await busy('last_analyze');
+        expect(analysed.map((r) => r.relname)).toEqual(['check_results', 'disk_history', 'monitors', 'outbox']);
+        expect(analysed).not.toEqual(analysedBefore);
     });
 });
