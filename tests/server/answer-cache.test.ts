@@ -18,6 +18,19 @@ afterAll(() => w.t.close());
 const names = async (url: string, token: string) =>
     (await w.call('GET', url, token)).json().map((r: { name: string }) => r.name);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A monitor in a configuration of its own, through the API; its id. */
+async function blockMonitor(configuration: string, name: string): Promise<number> {
+    const cfg = await w.configuration(w.admin.access, { name: configuration });
+    const srv = await w.server(w.admin.access, cfg, { name: 'val' });
+    const res = await w.call('POST', '/api/monitors', w.admin.access, {
+        name,
+        configuration_id: cfg,
+        server_id: srv,
+        type: 'blockCheck',
+        configuration_object: '{}',
+    });
+    return res.json().id;
+}
 
 it('shows a write through the API at once, to the writer and to the rest of the company', async () => {
     expect(await names('/api/configurations', w.admin.access)).toEqual([]);
@@ -35,21 +48,13 @@ it('never answers one company with what it built for another', async () => {
 });
 
 it("shows the engine's results (written behind the API) within its time to live", async () => {
-    const cfg = await w.configuration(w.admin.access, { name: 'Engine' });
-    const srv = await w.server(w.admin.access, cfg, { name: 'val' });
-    const res = await w.call('POST', '/api/monitors', w.admin.access, {
-        name: 'height',
-        configuration_id: cfg,
-        server_id: srv,
-        type: 'blockCheck',
-        configuration_object: '{}',
-    });
+    const id = await blockMonitor('Engine', 'height');
     expect(await names('/api/monitors/failed', w.admin.access)).toEqual([]);
     // As the engine's result writer does: straight to the table.
     await w.t.app.ctx.db
         .update(monitors)
         .set({ status: false, lastError: 'halted', lastCheck: new Date() })
-        .where(eq(monitors.id, res.json().id));
+        .where(eq(monitors.id, id));
     const seen = performance.now();
     let failed: string[] = [];
     while (failed.length === 0 && performance.now() - seen < 10 * TTL_MS) {
@@ -60,20 +65,9 @@ it("shows the engine's results (written behind the API) within its time to live"
 });
 
 it('answers a caller past the time to live at once with the last answer, and rebuilds it behind', async () => {
-    const cfg = await w.configuration(w.admin.access, { name: 'Behind' });
-    const srv = await w.server(w.admin.access, cfg, { name: 'val' });
-    const res = await w.call('POST', '/api/monitors', w.admin.access, {
-        name: 'peers',
-        configuration_id: cfg,
-        server_id: srv,
-        type: 'blockCheck',
-        configuration_object: '{}',
-    });
+    const id = await blockMonitor('Behind', 'peers');
     expect(await names('/api/monitors/failed', w.admin.access)).not.toContain('peers');
-    await w.t.app.ctx.db
-        .update(monitors)
-        .set({ status: false, lastError: 'no peers' })
-        .where(eq(monitors.id, res.json().id));
+    await w.t.app.ctx.db.update(monitors).set({ status: false, lastError: 'no peers' }).where(eq(monitors.id, id));
     await sleep(TTL_MS + 50);
     // Expired: this caller does not wait for a new build; the rebuild it started shows on the next call.
     expect(await names('/api/monitors/failed', w.admin.access)).not.toContain('peers');
