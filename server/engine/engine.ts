@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
-import { withPolicy } from '../clients/http';
 import type { AppContext } from '../context';
 import { monitorStates } from '../db/schema';
 import type { ReadResult } from './check';
+import { ReadThread } from './readers';
 import { ChainHalts } from './chain-halt';
 import { CHECKS } from './checks';
-import { numberSetting } from './checks/common';
+import { errorText, numberSetting } from './checks/common';
 import { type BlockMemory, progressGraceMs } from './checks/blockCheck';
 import type { DiskMeasurement } from './checks/nodeExporterDiskSpace';
 import type { UpgradeMemory } from './checks/upgradeWatch';
@@ -65,6 +65,7 @@ export class Engine {
     private readonly states = new Map<number, PersistedState>();
     private readonly scheduler: Scheduler;
     private readonly writer: ResultWriter;
+    private readonly reads: ReadThread;
     private timers: NodeJS.Timeout[] = [];
     private unsubscribe: (() => void) | null = null;
     private reloadTimer: NodeJS.Timeout | null = null;
@@ -83,6 +84,7 @@ export class Engine {
         private readonly opts: EngineOptions = {}
     ) {
         this.scheduler = new Scheduler((id) => this.runOnce(id), opts.concurrency ?? 256);
+        this.reads = new ReadThread({ allowPrivate: ctx.config.allowPrivateTargets }, log);
         // Every check in flight listens for the engine's stop; hundreds at once are expected, not a leak.
         setMaxListeners(0, this.controller.signal);
         this.writer = new ResultWriter(
@@ -120,11 +122,15 @@ export class Engine {
     }
 
     async start(): Promise<void> {
+        const reads = this.reads.warm();
         for (const row of await this.ctx.db.select().from(monitorStates)) {
             this.states.set(row.monitorId, row.state as PersistedState);
         }
         this.chainHalts.restore([...this.states.values()].map((s) => s.alert));
         await this.reload(this.opts.startSpreadMs);
+        await reads;
+        // Stopped while starting (the console closed during its start): nothing may run after the stop.
+        if (this.controller.signal.aborted) return;
         this.scheduler.start();
         this.started = true;
         this.unsubscribe = this.ctx.events.subscribe((e) => {
@@ -141,6 +147,7 @@ export class Engine {
         if (this.reloadTimer) clearTimeout(this.reloadTimer);
         this.controller.abort();
         await this.scheduler.stop();
+        await this.reads.close();
         await this.reloading;
         // A clean stop saves every monitor's memory, so a restart resumes exactly where this run left off.
         await this.writer.flush(true);
@@ -323,7 +330,6 @@ export class Engine {
     }
 
     private async read(target: MonitorTarget, timeoutMs: number): Promise<ReadResult<unknown>> {
-        const check = CHECKS[target.type];
         // One controller per check, released in `finally`: AbortSignal.any on the engine's long-lived signal keeps
         // every combined signal reachable from it on Node 20.
         const abort = new AbortController();
@@ -341,28 +347,30 @@ export class Engine {
             // Every request of the check is made on behalf of the monitor's company, within its allowed networks.
             const policy = await this.ctx.egress.forCompany(target.configuration.companyId);
             const value = await Promise.race([
-                check.read({
-                    monitor: {
-                        id: target.id,
-                        name: target.name,
-                        type: target.type,
-                        settings: target.settings,
-                        serviceType: target.serviceType,
+                this.reads.read(
+                    {
+                        monitor: {
+                            id: target.id,
+                            name: target.name,
+                            type: target.type,
+                            settings: target.settings,
+                            serviceType: target.serviceType,
+                        },
+                        server: target.server,
+                        services: target.services,
+                        chain: {
+                            name: target.configuration.chain,
+                            bech32Prefix: this.ctx.chains.prefixFor(target.configuration.chain),
+                        },
+                        policy,
                     },
-                    server: target.server,
-                    services: target.services,
-                    chain: {
-                        name: target.configuration.chain,
-                        bech32Prefix: this.ctx.chains.prefixFor(target.configuration.chain),
-                    },
-                    http: withPolicy(this.ctx.http, policy),
-                    signal: abort.signal,
-                }),
+                    abort.signal
+                ),
                 deadline,
             ]);
             return { ok: true, value };
         } catch (err) {
-            return { ok: false, error: (err as Error).message || String(err) };
+            return { ok: false, error: errorText(err) };
         } finally {
             clearTimeout(timer);
             clearTimeout(abortTimer);

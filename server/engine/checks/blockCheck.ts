@@ -1,7 +1,7 @@
 import { createCometClient } from '../../clients/cometbft';
 import { createRestClient } from '../../clients/cosmos-rest';
 import type { Check, Verdict } from '../check';
-import { alertSleepFor, errorText, formatDuration, numberSetting, serviceAddress, sleepIntervalFor } from './common';
+import { alertSleepFor, formatDuration, numberSetting, serviceAddress, sleepIntervalFor } from './common';
 
 /**
  * blockCheck: is the node making progress? Reads RPC `/status` (or, without an rpc service, REST blocks/latest
@@ -99,34 +99,30 @@ export const blockCheckCheck: Check<BlockMeasurement, BlockMemory> = {
 
     async read(ctx) {
         const rpc = serviceAddress(ctx, 'rpc');
-        try {
-            if (rpc) {
-                const s = await createCometClient(ctx.http, rpc, ctx.signal).status();
-                return {
-                    source: 'rpc',
-                    network: s.network,
-                    height: s.latestHeight,
-                    blockTimeMs: s.latestBlockTimeMs,
-                    catchingUp: s.catchingUp,
-                };
-            }
-            const rest = serviceAddress(ctx, 'rest');
-            if (!rest)
-                throw new Error(
-                    `Server ${ctx.server?.name ?? ''} has no enabled rpc (or rest) service; add one on the server page`
-                );
-            const client = createRestClient(ctx.http, rest, ctx.signal);
-            const [block, syncing] = await Promise.all([client.latestBlock(), client.syncing()]);
+        if (rpc) {
+            const s = await createCometClient(ctx.http, rpc, ctx.signal).status();
             return {
-                source: 'rest',
-                network: block.chainId,
-                height: block.height,
-                blockTimeMs: block.timeMs,
-                catchingUp: syncing,
+                source: 'rpc',
+                network: s.network,
+                height: s.latestHeight,
+                blockTimeMs: s.latestBlockTimeMs,
+                catchingUp: s.catchingUp,
             };
-        } catch (err) {
-            throw new Error(errorText(err));
         }
+        const rest = serviceAddress(ctx, 'rest');
+        if (!rest)
+            throw new Error(
+                `Server ${ctx.server?.name ?? ''} has no enabled rpc (or rest) service; add one on the server page`
+            );
+        const client = createRestClient(ctx.http, rest, ctx.signal);
+        const [block, syncing] = await Promise.all([client.latestBlock(), client.syncing()]);
+        return {
+            source: 'rest',
+            network: block.chainId,
+            height: block.height,
+            blockTimeMs: block.timeMs,
+            catchingUp: syncing,
+        };
     },
 
     evaluate(memory, reading, settings, nowMs) {

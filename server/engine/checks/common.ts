@@ -1,6 +1,5 @@
 import { defaultSettings, type MonitorType } from '../../../common/monitor-types';
 import type { ServiceType } from '../../../common/service-types';
-import { HttpError } from '../../clients/http';
 import type { CheckContext, Verdict } from '../check';
 
 /** Helpers shared by the check types: settings with catalogue defaults, service lookup, read-failure handling. */
@@ -46,11 +45,9 @@ export function requireValoper(ctx: CheckContext): string {
     return valoper;
 }
 
-/** Error text for anything a client or converter threw (clients throw sentences already). */
+/** Error text for anything a client, converter or read threw (clients throw sentences already). */
 export function errorText(err: unknown): string {
-    if (err instanceof HttpError) return err.message;
-    if (err instanceof Error) return err.message;
-    return String(err);
+    return (err instanceof Error && err.message) || String(err);
 }
 
 /** Consecutive read failures after which a check that cannot read its node reports Error. */

@@ -3,7 +3,6 @@ import { operatorAccount } from '../addresses';
 import type { Check, CheckContext, Verdict } from '../check';
 import {
     alertSleepFor,
-    errorText,
     formatDuration,
     type HoldState,
     judgedHold,
@@ -85,13 +84,7 @@ export const governanceVoteCheck: Check<GovernanceMeasurement, GovernanceMemory>
     intervalSeconds: sleepIntervalFor('governanceVote'),
     alertSleepMinutes: alertSleepFor('governanceVote'),
 
-    async read(ctx) {
-        try {
-            return await read(ctx);
-        } catch (err) {
-            throw new Error(errorText(err));
-        }
-    },
+    read,
 
     evaluate(memory, reading, settings, nowMs) {
         const m: GovernanceMemory = { readFailures: 0, judged: null, ...memory };

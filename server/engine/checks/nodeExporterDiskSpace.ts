@@ -3,7 +3,6 @@ import { daysUntilFull, PROJECTION_WINDOW_MS } from '../../history/projection';
 import type { Check, Verdict } from '../check';
 import {
     alertSleepFor,
-    errorText,
     type HoldState,
     judgedHold,
     numberSetting,
@@ -67,12 +66,7 @@ export const nodeExporterDiskSpaceCheck: Check<DiskMeasurement, DiskMemory> = {
 
     async read(ctx) {
         const url = requireService(ctx, 'node_exporter');
-        let filesystems: FilesystemUsage[];
-        try {
-            filesystems = (await fetchNodeExporter(ctx.http, url, ctx.signal)).filesystems;
-        } catch (err) {
-            throw new Error(errorText(err));
-        }
+        const { filesystems } = await fetchNodeExporter(ctx.http, url, ctx.signal);
         if (filesystems.length === 0) {
             throw new Error(
                 `node_exporter service ${url} reports no real filesystem (only pseudo filesystems or failed ones)`

@@ -2,7 +2,6 @@ import { createRestClient } from '../../clients/cosmos-rest';
 import type { Check, Verdict } from '../check';
 import {
     alertSleepFor,
-    errorText,
     type HoldState,
     judgedHold,
     numberSetting,
@@ -49,11 +48,7 @@ export const priceFeederMissCountCheck: Check<OracleMeasurement, OracleMemory> =
         }
         const valoper = requireValoper(ctx);
         const rest = createRestClient(ctx.http, requireService(ctx, 'rest'), ctx.signal);
-        try {
-            return { counter: await rest.oracleMissCounter(fillValoper(template, valoper)) };
-        } catch (err) {
-            throw new Error(errorText(err));
-        }
+        return { counter: await rest.oracleMissCounter(fillValoper(template, valoper)) };
     },
 
     evaluate(memory, reading, settings, nowMs) {

@@ -256,13 +256,7 @@ export const signMissCheckCheck: Check<SignMissMeasurement, SignMissMemory> = {
     intervalSeconds: sleepIntervalFor('signMissCheck'),
     alertSleepMinutes: alertSleepFor('signMissCheck'),
 
-    async read(ctx) {
-        try {
-            return await read(ctx);
-        } catch (err) {
-            throw new Error(errorText(err));
-        }
-    },
+    read,
 
     evaluate(memory, reading, settings, nowMs) {
         let m: SignMissMemory = { ...INITIAL, ...memory };

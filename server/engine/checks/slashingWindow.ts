@@ -145,13 +145,7 @@ export const slashingWindowCheck: Check<SlashingWindowMeasurement, SlashingWindo
     intervalSeconds: sleepIntervalFor('slashingWindow'),
     alertSleepMinutes: alertSleepFor('slashingWindow'),
 
-    async read(ctx) {
-        try {
-            return await read(ctx);
-        } catch (err) {
-            throw new Error(errorText(err));
-        }
-    },
+    read,
 
     evaluate(memory, reading, settings, nowMs) {
         const m: SlashingWindowMemory = { readFailures: 0, judged: null, samples: [], ...memory };

@@ -2,7 +2,6 @@ import { createDutyClient, type UpgradePlan } from '../../clients/cosmos-duty';
 import type { Check, CheckContext, Verdict } from '../check';
 import {
     alertSleepFor,
-    errorText,
     formatDuration,
     formatTime,
     type HoldState,
@@ -87,13 +86,7 @@ export const upgradeWatchCheck: Check<UpgradeMeasurement, UpgradeMemory> = {
     intervalSeconds: sleepIntervalFor('upgradeWatch'),
     alertSleepMinutes: alertSleepFor('upgradeWatch'),
 
-    async read(ctx) {
-        try {
-            return await read(ctx);
-        } catch (err) {
-            throw new Error(errorText(err));
-        }
-    },
+    read,
 
     evaluate(memory, reading, _settings, nowMs) {
         const m: UpgradeMemory = { readFailures: 0, judged: null, ...memory };

@@ -1,6 +1,6 @@
 import { serviceProbeUrl } from '../../../common/service-types';
 import type { Check } from '../check';
-import { errorText, numberSetting, ok, stringSetting } from './common';
+import { numberSetting, ok, stringSetting } from './common';
 
 /**
  * urlCheck: GET `address`. The target is up when it answers 2xx or 3xx (check-semantics §2.1 recommends 2xx/3xx
@@ -37,13 +37,9 @@ export const urlCheckCheck: Check<UrlMeasurement, UrlMemory> = {
         // A monitor created with a service checks that service the way its type is known to answer when healthy.
         const address = serviceProbeUrl(setting, ctx.monitor.serviceType);
         const started = Date.now();
-        try {
-            // Only the status matters: a large page is cut at the cap instead of failing the check.
-            const res = await ctx.http.request(address, { signal: ctx.signal, truncateBody: true });
-            return { url: res.url, status: res.status, elapsedMs: Date.now() - started };
-        } catch (err) {
-            throw new Error(errorText(err));
-        }
+        // Only the status matters: a large page is cut at the cap instead of failing the check.
+        const res = await ctx.http.request(address, { signal: ctx.signal, truncateBody: true });
+        return { url: res.url, status: res.status, elapsedMs: Date.now() - started };
     },
 
     evaluate(memory, reading, settings) {

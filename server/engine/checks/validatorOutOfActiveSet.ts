@@ -4,7 +4,6 @@ import { accountPrefix, consensusAddress } from '../addresses';
 import type { Check, CheckContext, Verdict } from '../check';
 import {
     alertSleepFor,
-    errorText,
     formatTime,
     type HoldState,
     judgedHold,
@@ -136,34 +135,27 @@ export const validatorOutOfActiveSetCheck: Check<ActiveSetMeasurement, ActiveSet
         const valoper = requireValoper(ctx);
         const restUrl = requireService(ctx, 'rest');
         const rest = createRestClient(ctx.http, restUrl, ctx.signal);
+        const v = await rest.validator(valoper);
+        const out = {
+            valoper,
+            moniker: v.moniker,
+            status: v.status,
+            jailed: v.jailed,
+            tombstoned: null,
+            jailedUntilMs: null,
+        };
+        if (v.status === 'BOND_STATUS_BONDED' && !v.jailed) {
+            // The rank is an early warning on top of the status: a failed read of it must not fail the check.
+            const rank = await readRank(ctx, restUrl, valoper).catch(() => null);
+            return { ...out, rank };
+        }
+        // Out of the set: the signing info tells tombstoned from jailed and until when.
         try {
-            const v = await rest.validator(valoper);
-            const out = {
-                valoper,
-                moniker: v.moniker,
-                status: v.status,
-                jailed: v.jailed,
-                tombstoned: null,
-                jailedUntilMs: null,
-            };
-            if (v.status === 'BOND_STATUS_BONDED' && !v.jailed) {
-                // The rank is an early warning on top of the status: a failed read of it must not fail the check.
-                const rank = await readRank(ctx, restUrl, valoper).catch(() => null);
-                return { ...out, rank };
-            }
-            // Out of the set: the signing info tells tombstoned from jailed and until when.
-            try {
-                const valcons = consensusAddress(
-                    v.consensusPubkey,
-                    accountPrefix(valoper, ctx.chain.bech32Prefix)
-                ).valcons;
-                const info = await rest.signingInfo(valcons);
-                return { ...out, tombstoned: info?.tombstoned ?? null, jailedUntilMs: info?.jailedUntilMs ?? null };
-            } catch {
-                return out; // the reason is then less precise, but the status alone decides
-            }
-        } catch (err) {
-            throw new Error(errorText(err));
+            const valcons = consensusAddress(v.consensusPubkey, accountPrefix(valoper, ctx.chain.bech32Prefix)).valcons;
+            const info = await rest.signingInfo(valcons);
+            return { ...out, tombstoned: info?.tombstoned ?? null, jailedUntilMs: info?.jailedUntilMs ?? null };
+        } catch {
+            return out; // the reason is then less precise, but the status alone decides
         }
     },
 

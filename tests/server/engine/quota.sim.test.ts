@@ -62,18 +62,22 @@ it("a company's slow checks do not stop another company's check from running", {
     engine = new Engine(t.app.ctx, t.app.log, { concurrency: 4, startSpreadMs: 500, flushIntervalMs: 200 });
     await engine.start();
 
-    const recorded = new Set<string>();
+    const recorded = new Map<string, { status: boolean; lastError: string | null }>();
     await waitFor(
         "three recorded results of company B's check",
         async () => {
             const [m] = await db.select().from(monitors).where(eq(monitors.id, fast.monitorId));
-            if (m?.lastCheck) recorded.add(m.lastCheck.toISOString());
+            if (m?.lastCheck) recorded.set(m.lastCheck.toISOString(), { status: m.status, lastError: m.lastError });
             return recorded.size >= 3;
         },
         60_000
     );
-    const [m] = await db.select().from(monitors).where(eq(monitors.id, fast.monitorId));
-    expect(m).toMatchObject({ status: true, lastError: null });
+    // Each of them read its node. The simulator makes its blocks on this test's busy thread, so on a loaded machine
+    // a poll may find the height unchanged: that is a reading too (a Warning that says so), unlike a read failure.
+    const failedReads = [...recorded.values()].filter(
+        (r) => !r.status || (r.lastError !== null && !/^Height \d+ has not advanced for /.test(r.lastError))
+    );
+    expect(failedReads).toEqual([]);
     // All that while, every read of company A was still waiting on its slow node: none has a result yet.
     const slowRows = await db.select().from(monitors).where(inArray(monitors.id, slow));
     expect(slowRows.map((r) => r.lastCheck)).toEqual(slow.map(() => null));
