@@ -299,23 +299,15 @@ async function seed(app: FastifyInstance, sim: SimInfo): Promise<{ ms: number; b
 // ---------------------------------------------------------------------------------------------------------------
 // Measurement
 
-/** Counts the engine's outgoing requests by endpoint (digits and query values folded), wrapping the one client. */
-function countEgress(app: FastifyInstance): Map<string, number> {
+/** Requests the simulator's nodes served, by endpoint (the engine reads on a thread of its own, so they are counted there). */
+async function countEgress(sim: SimInfo | null): Promise<Map<string, number>> {
     const counts = new Map<string, number>();
-    const http = app.ctx.http;
-    const wrap = <F extends (url: string, ...rest: never[]) => Promise<unknown>>(f: F): F =>
-        ((url: string, ...rest: never[]) => {
-            let key = url;
-            try {
-                const u = new URL(url);
-                key = `${u.pathname.replace(/\/(cosmosvaloper|kujiravaloper|kujiravalcons)1[0-9a-z]+/g, '/<addr>')}${u.search ? '?…' : ''}`;
-            } catch {}
-            counts.set(key, (counts.get(key) ?? 0) + 1);
-            return f(url, ...rest);
-        }) as F;
-    http.request = wrap(http.request.bind(http));
-    http.getJson = wrap(http.getJson.bind(http));
-    http.getText = wrap(http.getText.bind(http));
+    if (!sim) return counts;
+    const served = (await (await fetch(`${sim.controlUrl}/requests`)).json()) as Record<string, number>;
+    for (const [path, n] of Object.entries(served)) {
+        const key = path.replace(/\/(cosmosvaloper|kujiravaloper|kujiravalcons)1[0-9a-z]+/g, '/<addr>');
+        counts.set(key, (counts.get(key) ?? 0) + n);
+    }
     return counts;
 }
 
@@ -495,7 +487,7 @@ async function main() {
                 stalls.push({ t: Math.round((n - runStart) / 100) / 10, ms: Math.round(n - tickAt - 20) });
             tickAt = n;
         }, 20);
-        const egress = countEgress(app);
+        const egressAtStart = sum(await countEgress(sim));
         let egressAtWarm = 0;
         const eld = monitorEventLoopDelay({ resolution: 10 });
         eld.enable();
@@ -549,7 +541,7 @@ async function main() {
             const elapsed = now.at - runStart;
             if (!warm && elapsed >= WARMUP_MS) {
                 warm = { snap: now, report: phase(s0, now, lagsWarm, eld, peakAll) };
-                egressAtWarm = sum(egress);
+                egressAtWarm = sum(await countEgress(sim)) - egressAtStart;
                 eld.reset();
                 peakSteady = rss;
             }
@@ -565,7 +557,8 @@ async function main() {
         }
         const end = snap();
         clearInterval(ticker);
-        const egressTotal = sum(egress);
+        const egress = await countEgress(sim);
+        const egressTotal = sum(egress) - egressAtStart;
         if (!warm) throw new Error('run ended before the warm-up');
         const steady = phase(warm.snap, end, lagsSteady, eld, peakSteady);
         const whole = phase(s0, end, [...lagsWarm, ...lagsSteady], eld, peakAll);

@@ -313,10 +313,11 @@ function routes(c: SimControl): Record<string, (body: unknown) => unknown> {
 
 export const CONTROL_ROUTES = Object.keys(routes({} as SimControl));
 
-export function controlHandler(c: SimControl): Handler {
+export function controlHandler(c: SimControl, served = new Map<string, number>()): Handler {
     const table = routes(c);
     return async (req) => {
         if (req.method === 'GET' && (req.path === '/' || req.path === '/state')) return json(200, c.state());
+        if (req.method === 'GET' && req.path === '/requests') return json(200, Object.fromEntries(served));
         const run = table[req.path];
         if (!run) return json(404, { error: `unknown route ${req.method} ${req.path}`, routes: CONTROL_ROUTES });
         if (req.method !== 'POST') return json(405, { error: 'use POST with a JSON body' });

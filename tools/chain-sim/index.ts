@@ -85,8 +85,17 @@ export async function startChainSim(opts: SimOptions = {}): Promise<ChainSim> {
     const host = opts.host ?? '127.0.0.1';
     const port = (offset: number) => (opts.basePort ? opts.basePort + offset : 0);
     const servers: SimServer[] = [];
+    // Requests the nodes served, by path (heights as <n>), for benchmarks: GET /requests on the control port.
+    const served = new Map<string, number>();
+    const counted =
+        (handler: Handler): Handler =>
+        (req) => {
+            const key = `${req.path.replace(/\/\d+(?=\/|$)/g, '/<n>')}${req.query.size > 0 ? '?…' : ''}`;
+            served.set(key, (served.get(key) ?? 0) + 1);
+            return handler(req);
+        };
     const serve = async (p: number, handler: Handler, node?: SimNode, protocol?: Protocol) => {
-        const server = await startServer(host, p, handler, () =>
+        const server = await startServer(host, p, node ? counted(handler) : handler, () =>
             node && protocol ? node.faults.get(protocol) : undefined
         );
         servers.push(server);
@@ -102,7 +111,7 @@ export async function startChainSim(opts: SimOptions = {}): Promise<ChainSim> {
             n.nodeExporterUrl = `${await serve(port(base + 3), nodeExporterHandler(n.host), n, 'nodeExporter')}/metrics`;
         }
         const control = createControl(chain, nodes);
-        const controlUrl = await serve(opts.controlPort ?? port(0), controlHandler(control));
+        const controlUrl = await serve(opts.controlPort ?? port(0), controlHandler(control, served));
         if (opts.autoStart !== false) chain.start();
         return {
             chain,
