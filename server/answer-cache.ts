@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { companyScope } from './auth/actor';
 
@@ -8,10 +10,30 @@ const STALE_FACTOR = 4;
 const MAX_BYTES = 64 * 1024 * 1024;
 
 const REBUILD_HEADER = 'x-answer-cache-rebuild';
+/** Smaller answers are sent as they are: their gzip saves less than its headers and a turn of the thread pool. */
+const GZIP_MIN_BYTES = 1024;
+const gzipAsync = promisify(gzip);
+
+/** Whether an Accept-Encoding header takes gzip: by name, else by `*`, with a q above 0. */
+function acceptsGzip(header: string | undefined): boolean {
+    const q = new Map<string, number>();
+    for (const part of (header ?? '').toLowerCase().split(',')) {
+        const [coding = '', ...params] = part.split(';').map((s) => s.trim());
+        const weight = params.find((p) => p.startsWith('q='));
+        q.set(coding, weight ? Number(weight.slice(2)) : 1);
+    }
+    return (q.get('gzip') ?? q.get('*') ?? 0) > 0;
+}
 
 interface Entry {
     /** Encoded once: a list of a few hundred kB costs more to turn into bytes than to send. */
     payload: Buffer;
+    /**
+     * The payload gzipped, once, off the event loop; until it is ready the payload goes as it is. A 280 kB page of
+     * configurations is ~12 times smaller (what a console fetches every few seconds), and sending it cost more CPU
+     * than serving it.
+     */
+    gzipped: Buffer | null;
     contentRange: string | undefined;
     storedAt: number;
     generation: number;
@@ -56,7 +78,7 @@ export function registerAnswerCache(app: FastifyInstance, freshMs: number): void
     let generation = app.writes.generation;
     const drop = (key: string) => {
         const e = entries.get(key);
-        if (e) bytes -= e.payload.length;
+        if (e) bytes -= e.payload.length + (e.gzipped?.length ?? 0);
         entries.delete(key);
     };
     /** Frees what can no longer be served: entries past the stale window. */
@@ -98,6 +120,8 @@ export function registerAnswerCache(app: FastifyInstance, freshMs: number): void
 
     app.addHook('preHandler', async (req, reply) => {
         if (!req.routeOptions.config.cacheAnswer || req.method !== 'GET' || !req.actor) return;
+        // Built or served from here, the answer may come gzipped or not, by the caller's Accept-Encoding.
+        reply.header('Vary', 'Accept-Encoding');
         const key = keyOf(req);
         const rebuild = req.headers[REBUILD_HEADER] === rebuildNonce;
         let entry = rebuild ? undefined : servable(key);
@@ -114,6 +138,10 @@ export function registerAnswerCache(app: FastifyInstance, freshMs: number): void
         if (entry) {
             if (entry.contentRange) reply.header('Content-Range', entry.contentRange);
             reply.header('Content-Type', 'application/json; charset=utf-8');
+            if (entry.gzipped && acceptsGzip(req.headers['accept-encoding'])) {
+                reply.header('Content-Encoding', 'gzip');
+                return reply.send(entry.gzipped);
+            }
             return reply.send(entry.payload);
         }
         let built = () => {};
@@ -145,14 +173,27 @@ export function registerAnswerCache(app: FastifyInstance, freshMs: number): void
             if (bytes + encoded.length > MAX_BYTES) sweep(now);
             if (bytes + encoded.length <= MAX_BYTES) {
                 const contentRange = reply.getHeader('Content-Range');
-                entries.set(fill.key, {
+                const entry: Entry = {
                     payload: encoded,
+                    gzipped: null,
                     contentRange: typeof contentRange === 'string' ? contentRange : undefined,
                     storedAt: now,
                     generation: fill.generation,
                     refreshing: false,
-                });
+                };
+                entries.set(fill.key, entry);
                 bytes += encoded.length;
+                if (encoded.length >= GZIP_MIN_BYTES) {
+                    gzipAsync(encoded).then(
+                        (gzipped) => {
+                            // Dropped or replaced meanwhile (its bytes no longer counted), or past the bound: not kept.
+                            if (entries.get(fill.key) !== entry || bytes + gzipped.length > MAX_BYTES) return;
+                            entry.gzipped = gzipped;
+                            bytes += gzipped.length;
+                        },
+                        () => {}
+                    );
+                }
             }
         }
         return payload;

@@ -6,6 +6,7 @@
 // as soon as the last is answered, so latency there is mostly queueing), then the targets and the super admin's first
 // pages at a fixed rate (--rate req/s evenly spaced, what many polling consoles send). The client runs on the same
 // machine as the server and takes CPU from it: the load average is printed at the start, per row and at the end.
+// The load sends Chromium's Accept-Encoding, as the console's pages do: `wire KB` is one answer as sent, `resp KB` decoded.
 //   npm run bench:api                       (full run, ~8 min)
 //   npm run bench:api -- --quick            (1/10 of the data, 5 s per endpoint)
 //   npm run bench:api -- --skip-js --only 'configurations* page,servers* page,monitors* page,audit* page'
@@ -63,6 +64,8 @@ const { values: argv } = parseArgs({
         'data-dir': { type: 'string' },
         /** Comma-separated endpoint labels to run (default: all). */
         only: { type: 'string', default: '' },
+        /** What the load sends as Accept-Encoding: Chromium's by default; `identity` for answers as they are. */
+        'accept-encoding': { type: 'string', default: 'gzip, deflate, br, zstd' },
         out: { type: 'string', default: '.tmp/bench-api.json' },
         help: { type: 'boolean', short: 'h', default: false },
     },
@@ -72,6 +75,7 @@ if (argv.help) {
         'Usage: tsx tests/bench/api.ts [--quick] [--seconds 20] [--warmup-seconds 3] [--settle 30] [--connections 50]\n' +
             '       [--sim-nodes 4] [--block-time 1000] [--reuse-dist] [--skip-js] [--skip-load] [--only labels]\n' +
             '       [--rate 50] [--skip-closed] [--answer-cache-ms 1000] [--analyze] [--data-dir dir]\n' +
+            "       [--accept-encoding 'gzip, deflate, br, zstd']\n" +
             '       [--out .tmp/bench-api.json]'
     );
     process.exit(0);
@@ -504,6 +508,8 @@ interface EndpointReport {
     /** Seconds the server needed after the run to answer /api/health promptly again (requests left queued). */
     drainSeconds: number;
     responseBytes: number;
+    /** Bytes on the wire for one request with the load's Accept-Encoding, after the run (the answer then kept). */
+    wireBytes: number;
     items: number | null;
     singleRequestMs: number;
     latencyMs: { p50: number; p97_5: number; p99: number; max: number; mean: number | null };
@@ -619,6 +625,19 @@ async function drain(base: string): Promise<number> {
     return round((performance.now() - t0) / 1000, 1) ?? 0;
 }
 
+/** The length of one answer's body as sent, before any decoding (fetch would decode a gzipped one). */
+function bytesOnTheWire(url: string, headers: Record<string, string>): Promise<number> {
+    return new Promise((done, fail) => {
+        http.get(url, { headers }, (res) => {
+            let n = 0;
+            res.on('data', (d: Buffer) => {
+                n += d.length;
+            });
+            res.on('end', () => done(n));
+        }).on('error', fail);
+    });
+}
+
 async function loadEndpoint(
     base: string,
     ep: Endpoint,
@@ -666,6 +685,7 @@ async function loadEndpoint(
         at: performance.now(),
     };
     const drainSeconds = await drain(base);
+    const wireBytes = await bytesOnTheWire(url, headers);
     const s = (b.at - a.at) / 1000;
     const serverCpuS = a.server && b.server ? b.server.cpuS - a.server.cpuS : Number.NaN;
     const ok = r.requests.total - r.non2xx;
@@ -682,6 +702,7 @@ async function loadEndpoint(
               : `${connections} connections × ${SECONDS} s`,
         drainSeconds,
         responseBytes: Buffer.byteLength(body),
+        wireBytes,
         items,
         singleRequestMs: round(singleRequestMs, 1) ?? 0,
         latencyMs: {
@@ -840,6 +861,7 @@ function printTable(rows: EndpointReport[]): void {
         ['as', 15, (r) => `${r.as}${r.mode.startsWith('burst') ? ' †' : r.mode.startsWith('open') ? ' @' : ''}`],
         ['items', 6, (r) => String(r.items ?? '–')],
         ['resp KB', 9, (r) => (r.responseBytes / 1000).toFixed(1)],
+        ['wire KB', 9, (r) => (r.wireBytes / 1000).toFixed(1)],
         ['1 req ms', 9, (r) => r.singleRequestMs.toFixed(0)],
         ['p50', 7, (r) => String(r.latencyMs.p50)],
         ['p97.5', 7, (r) => String(r.latencyMs.p97_5)],
@@ -1056,7 +1078,10 @@ async function main() {
                         at: Date.now(),
                     };
                 const token = ep.as === 'company admin' ? tokens.admin : ep.as === 'super admin' ? tokens.root : null;
-                const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+                const headers: Record<string, string> = {
+                    'accept-encoding': argv['accept-encoding'],
+                    ...(token ? { authorization: `Bearer ${token}` } : {}),
+                };
                 const r = await loadEndpoint(base, ep, headers, pids, rate);
                 rows.push(r);
                 console.log(

@@ -1,6 +1,7 @@
+import { gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { monitors, users } from '../../server/db/schema';
-import { login, seedUser } from './helpers';
+import { auth, login, seedUser } from './helpers';
 import { createWorld, type World } from './config-fixtures';
 
 /**
@@ -168,5 +169,49 @@ it('builds one answer for the callers that ask for it at once, and gives it to t
         ).toBe(true);
     } finally {
         select.mockRestore();
+    }
+});
+
+it('sends a kept answer gzipped to a caller that takes gzip, and as it is to one that does not', async () => {
+    for (const name of ['Zip a', 'Zip b', 'Zip c']) await blockMonitor(name, 'height');
+    const url = '/api/configurations';
+    const get = (encoding?: string) =>
+        w.t.app.inject({
+            url,
+            headers: { ...auth(w.admin.access), ...(encoding === undefined ? {} : { 'accept-encoding': encoding }) },
+        });
+    /** Asks until the answer comes gzipped: the kept answer is gzipped off the event loop, callers before get JSON. */
+    const gzipped = async (encoding = 'gzip') => {
+        let res = await get(encoding);
+        await expect
+            .poll(
+                async () => {
+                    res = await get(encoding);
+                    return res.headers['content-encoding'];
+                },
+                { timeout: 5000 }
+            )
+            .toBe('gzip');
+        return res;
+    };
+    const plain = await get('identity');
+    expect(plain.rawPayload.length).toBeGreaterThan(1024);
+    const zipped = await gzipped();
+    expect(JSON.parse(gunzipSync(zipped.rawPayload).toString())).toEqual(plain.json());
+    expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    expect(zipped.headers).toMatchObject({
+        vary: 'Accept-Encoding',
+        'content-type': 'application/json; charset=utf-8',
+    });
+    for (const encoding of ['gzip, deflate, br, zstd', 'br;q=1, gzip;q=0.5', '*', 'GZIP ; q=0.3']) {
+        expect(JSON.parse(gunzipSync((await gzipped(encoding)).rawPayload).toString())).toEqual(plain.json());
+    }
+    // Each refusing caller asks right after one that got the gzipped copy: the copy was there, and is not sent.
+    for (const refused of ['identity', 'gzip;q=0', '*;q=0', 'deflate, br', '', undefined]) {
+        await gzipped();
+        const res = await get(refused);
+        expect(res.headers['content-encoding']).toBeUndefined();
+        expect(res.json()).toEqual(plain.json());
+        expect(res.headers.vary).toBe('Accept-Encoding');
     }
 });
