@@ -163,16 +163,18 @@ export async function monitorUptime(
 
 /**
  * 30-day uptime of many monitors in one query, for lists: daily rollups for whole days, hourly ones for the
- * partial first day and for today up to the hour before the current one (a bucket is written when the monitor's
- * next check lands in a new hour). About 55 rows a monitor; the last hour or two are left out.
+ * partial first day and for the last day up to the hour before the current one (a bucket is written when the
+ * monitor's next check lands in a new hour, or day). About 55 rows a monitor; the last hour or two are left out,
+ * also just after midnight, when yesterday's last hour may not be in its daily bucket yet.
  */
 export async function uptime30d(db: Db, monitorIds: number[], nowMs = Date.now()): Promise<Map<number, UptimeCount>> {
     const out = new Map<number, UptimeCount>();
     if (monitorIds.length === 0) return out;
     const from = nowMs - UPTIME_PERIODS['30d'];
     const firstDay = Math.ceil(from / DAY_MS) * DAY_MS;
-    const today = Math.floor(nowMs / DAY_MS) * DAY_MS;
     const edge = Math.floor(nowMs / HOUR_MS) * HOUR_MS - HOUR_MS;
+    // The day the hour before the current one is in: days before it are whole and written.
+    const lastDay = Math.floor(edge / DAY_MS) * DAY_MS;
     const iso = (ms: number) => new Date(ms).toISOString();
     const ids = sql.raw(monitorIds.map((id) => Math.trunc(id)).join(','));
     const res = await rowsOf(
@@ -180,14 +182,14 @@ export async function uptime30d(db: Db, monitorIds: number[], nowMs = Date.now()
         sql`
         select monitor_id, sum(ok + warning) as up, sum(ok + warning + error) as total from (
             select monitor_id, ok, warning, error from history_1d
-            where monitor_id in (${ids}) and bucket >= ${iso(firstDay)} and bucket < ${iso(today)}
+            where monitor_id in (${ids}) and bucket >= ${iso(firstDay)} and bucket < ${iso(lastDay)}
             union all
             -- Two ranges, not one OR: each stays an index range (monitor, bucket) instead of every hour kept.
             select monitor_id, ok, warning, error from history_1h
             where monitor_id in (${ids}) and bucket >= ${iso(from)} and bucket < ${iso(firstDay)}
             union all
             select monitor_id, ok, warning, error from history_1h
-            where monitor_id in (${ids}) and bucket >= ${iso(today)} and bucket < ${iso(edge)}
+            where monitor_id in (${ids}) and bucket >= ${iso(lastDay)} and bucket < ${iso(edge)}
         ) s group by monitor_id`
     );
     for (const row of res as { monitor_id: unknown; up: unknown; total: unknown }[]) {

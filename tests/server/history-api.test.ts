@@ -1,5 +1,6 @@
 import { HistoryBuffer, writeHistory } from '../../server/history/buffer';
 import { HistoryPruner } from '../../server/history/pruner';
+import { uptime30d } from '../../server/history/queries';
 import type { CheckSample } from '../../server/history/rollup';
 import { createWorld, type World } from './config-fixtures';
 
@@ -243,6 +244,28 @@ describe("days until full from the disk monitor's own samples", () => {
 });
 
 describe('30-day uptime on lists', () => {
+    it('leaves the last hour out just after midnight too, and counts it once its day is whole', async () => {
+        const cfg = await w.configuration(w.admin.access, { name: 'Midnight' });
+        const id = (
+            await w.call('POST', '/api/monitors', w.admin.access, {
+                configuration_id: cfg,
+                name: 'late',
+                type: 'urlCheck',
+                configuration_object: '{"address":"http://127.0.0.1:9/"}',
+            })
+        ).json().id as number;
+        // Five checks between 23:10 and 23:50 of a day five days back, one of them an Error.
+        const midnight = Math.floor(now / DAY) * DAY - 4 * DAY;
+        await write(
+            Array.from({ length: 5 }, (_, i) =>
+                check(midnight - 50 * MIN + i * 10 * MIN, i === 2 ? 'error' : 'ok', { monitorId: id })
+            )
+        );
+        const db = w.t.app.ctx.db;
+        expect((await uptime30d(db, [id], midnight + 5 * MIN)).get(id)).toBeUndefined();
+        expect((await uptime30d(db, [id], midnight + 65 * MIN)).get(id)).toEqual({ up: 4, total: 5 });
+    });
+
     it("puts uptime_30d on a configuration's monitors and answers the batch route for monitors and configurations", async () => {
         const cfg = (await w.call('GET', `/api/monitors/${url}`, w.plain.access)).json().configuration_id;
         const list = (await w.call('GET', `/api/configurations/${cfg}/monitors`, w.plain.access)).json();
