@@ -34,13 +34,55 @@ export async function freePort(): Promise<number> {
     });
 }
 
+/** What a program that finds its port taken prints before it exits (Node, Go's net package). */
+const PORT_TAKEN = /EADDRINUSE|address already in use/;
+
+/** What node_exporter and Prometheus log once they have bound their address. */
+export const GO_LISTENING = /msg="Listening on"/;
+
+/**
+ * Spawns a program on a port freePort found and waits until it has said `listening` and `ready(port)` is true: a
+ * program that answers before this one has bound is not this one. That port is free only until it is closed:
+ * another test's listener, or the local end of a loopback connection, can take it first; a program that then exits
+ * saying so is started again on another port, up to 5 times.
+ */
+export async function spawnListening(
+    start: (port: number) => ChildProcess,
+    listening: RegExp,
+    ready: (port: number) => Promise<unknown>,
+    timeoutMs = 30_000
+): Promise<{ child: ChildProcess; port: number; output: () => string }> {
+    for (let attempt = 1; ; attempt++) {
+        const port = await freePort();
+        const child = start(port);
+        const chunks: string[] = [];
+        const output = () => chunks.join('');
+        const closed = new Promise((resolve) => child.once('close', resolve));
+        child.stdout?.on('data', (c: Buffer) => chunks.push(c.toString()));
+        child.stderr?.on('data', (c: Buffer) => chunks.push(c.toString()));
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+            if (child.exitCode !== null || child.signalCode !== null) {
+                await closed;
+                if (attempt < 5 && PORT_TAKEN.test(output())) break;
+                throw new Error(
+                    `${child.spawnfile} exited (${child.exitCode ?? child.signalCode}): ${output().slice(-2000)}`
+                );
+            }
+            if (listening.test(output()) && (await ready(port).catch(() => false))) return { child, port, output };
+            if (Date.now() > deadline) {
+                child.kill('SIGKILL');
+                throw new Error(`${child.spawnfile} was not ready in ${timeoutMs} ms: ${output().slice(-2000)}`);
+            }
+            await new Promise((r) => setTimeout(r, 200));
+        }
+    }
+}
+
 export interface Console {
     url: string;
     dataDir: string;
-    output: string[];
     stop(): Promise<void>;
-    /** Stops the process, keeping the data, and starts it again on the same port. */
-    restart(): Promise<void>;
 }
 
 /**
@@ -51,61 +93,40 @@ export interface Console {
 export async function startConsole(env: Record<string, string> = {}): Promise<Console> {
     const build = spawnSync('node', ['tools/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('building the UI failed');
-    const port = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'nm-e2e-'));
     cpSync(join(inject('e2eTemplateDir'), 'pglite'), join(dataDir, 'pglite'), { recursive: true });
-    const output: string[] = [];
-    let child: ChildProcess;
-    const url = `http://127.0.0.1:${port}`;
-    const launch = async () => {
-        child = spawn(join(root, 'node_modules/.bin/tsx'), ['server/main.ts', 'start'], {
-            cwd: root,
-            env: {
-                ...process.env,
-                PORT: String(port),
-                HOST: '127.0.0.1',
-                DATA_DIR: dataDir,
-                ADMIN_PASSWORD,
-                DATABASE_URL: '',
-                TELEGRAM_API_URL: 'http://127.0.0.1:9',
-                CHAIN_DIRECTORY_URL: 'http://127.0.0.1:9',
-                CHAIN_DIRECTORY_TESTNET_URL: 'http://127.0.0.1:9',
-                ...env,
-            },
-            stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
-        child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
-        const deadline = Date.now() + 60_000;
-        for (;;) {
-            try {
-                const res = await fetch(`${url}/api/health`);
-                if (res.ok) return;
-            } catch {
-                // not listening yet
-            }
-            if (child.exitCode !== null) throw new Error(`the server exited: ${output.join('')}`);
-            if (Date.now() > deadline) throw new Error(`the server did not start: ${output.join('')}`);
-            await new Promise((r) => setTimeout(r, 200));
-        }
-    };
-    const kill = () =>
-        new Promise<void>((resolve) => {
-            if (child.exitCode !== null) return resolve();
-            child.once('exit', () => resolve());
-            child.kill('SIGTERM');
-        });
-    await launch();
+    const { child, port } = await spawnListening(
+        (p) =>
+            spawn(join(root, 'node_modules/.bin/tsx'), ['server/main.ts', 'start'], {
+                cwd: root,
+                env: {
+                    ...process.env,
+                    PORT: String(p),
+                    HOST: '127.0.0.1',
+                    DATA_DIR: dataDir,
+                    ADMIN_PASSWORD,
+                    DATABASE_URL: '',
+                    TELEGRAM_API_URL: 'http://127.0.0.1:9',
+                    CHAIN_DIRECTORY_URL: 'http://127.0.0.1:9',
+                    CHAIN_DIRECTORY_TESTNET_URL: 'http://127.0.0.1:9',
+                    ...env,
+                },
+                stdio: ['ignore', 'pipe', 'pipe'],
+            }),
+        // Printed once the server listens, after its start: nothing more to ask of it.
+        /Node Monitor is running on/,
+        async () => true,
+        60_000
+    );
     return {
-        url,
+        url: `http://127.0.0.1:${port}`,
         dataDir,
-        output,
-        restart: async () => {
-            await kill();
-            await launch();
-        },
         stop: async () => {
-            await kill();
+            if (child.exitCode === null && child.signalCode === null) {
+                const exited = new Promise((resolve) => child.once('exit', resolve));
+                child.kill('SIGTERM');
+                await exited;
+            }
             rmSync(dataDir, { recursive: true, force: true });
         },
     };

@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import type { ChainSim } from '../../tools/chain-sim';
 import { startChainSim } from '../../tools/chain-sim';
 import type { Console } from './harness';
-import { ADMIN_PASSWORD, api, freePort, openBrowser, signIn, startConsole } from './harness';
+import { ADMIN_PASSWORD, api, GO_LISTENING, openBrowser, signIn, spawnListening, startConsole } from './harness';
 
 /**
  * The pages an operator keeps open, against the real server, the chain simulator and Debian's node_exporter:
@@ -24,11 +24,17 @@ const root = new URL('../..', import.meta.url).pathname;
 
 beforeAll(async () => {
     sim = await startChainSim({ blockTimeMs: 500 });
-    const exporterPort = await freePort();
-    exporter = spawn('/usr/bin/prometheus-node-exporter', [
-        `--web.listen-address=127.0.0.1:${exporterPort}`,
-        '--no-collector.systemd',
-    ]);
+    const started = await spawnListening(
+        (port) =>
+            spawn('/usr/bin/prometheus-node-exporter', [
+                `--web.listen-address=127.0.0.1:${port}`,
+                '--no-collector.systemd',
+            ]),
+        GO_LISTENING,
+        async (port) => (await fetch(`http://127.0.0.1:${port}/metrics`)).ok
+    );
+    exporter = started.child;
+    const exporterPort = started.port;
     server = await startConsole();
     call = await api(server.url, 'admin', ADMIN_PASSWORD);
     // The simulator and node_exporter listen on loopback: the company's allowed networks open it.

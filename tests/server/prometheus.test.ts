@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ChainSim, startChainSim } from '../../tools/chain-sim';
-import { freePort } from '../e2e/harness';
+import { GO_LISTENING, spawnListening } from '../e2e/harness';
 import { createTestApp, seedCompany, type TestApp } from './helpers';
 import { seedNode, waitFor } from './seed';
 
@@ -112,7 +112,6 @@ describe('GET /metrics', () => {
 
     it.runIf(withPrometheus)('is scraped by a real Prometheus with the token', { timeout: 60_000 }, async () => {
         const dir = mkdtempSync(join(tmpdir(), 'nm-prometheus-'));
-        const port = await freePort();
         const { host } = new URL(base);
         writeFileSync(
             join(dir, 'prometheus.yml'),
@@ -127,15 +126,22 @@ describe('GET /metrics', () => {
         writeFileSync(join(dir, 'token'), TOKEN);
         let prometheus: ChildProcess | null = null;
         try {
-            prometheus = spawn(
-                'prometheus',
-                [
-                    `--config.file=${join(dir, 'prometheus.yml')}`,
-                    `--storage.tsdb.path=${join(dir, 'data')}`,
-                    `--web.listen-address=127.0.0.1:${port}`,
-                ],
-                { stdio: 'ignore' }
+            const started = await spawnListening(
+                (port) =>
+                    spawn(
+                        'prometheus',
+                        [
+                            `--config.file=${join(dir, 'prometheus.yml')}`,
+                            `--storage.tsdb.path=${join(dir, 'data')}`,
+                            `--web.listen-address=127.0.0.1:${port}`,
+                        ],
+                        { stdio: ['ignore', 'pipe', 'pipe'] }
+                    ),
+                GO_LISTENING,
+                async (port) => (await fetch(`http://127.0.0.1:${port}/-/ready`)).ok
             );
+            prometheus = started.child;
+            const { port } = started;
             const query = async () => {
                 const res = await fetch(
                     `http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent('node_monitor_engine_monitors')}`

@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, statfsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import type { ServerMetrics } from '../../../common/entities';
 import type { DiskMeasurement } from '../../../server/engine/checks/nodeExporterDiskSpace';
 import { nodeExporterDiskSpaceCheck } from '../../../server/engine/checks/nodeExporterDiskSpace';
 import type { TestApp } from '../helpers';
 import { auth, createTestApp, login, seedCompany } from '../helpers';
-import { seedNode, waitFor } from '../seed';
+import { freePort, GO_LISTENING, spawnListening } from '../../e2e/harness';
+import { seedNode } from '../seed';
 import { makeCtx } from './checks/ctx';
 
 /**
@@ -18,18 +18,6 @@ import { makeCtx } from './checks/ctx';
 const BIN = '/usr/bin/prometheus-node-exporter';
 // vitest.config.ts runs *.host tests only where the binary exists (and always in CI, which installs it).
 if (!existsSync(BIN)) throw new Error(`${BIN} is missing: apt-get install prometheus-node-exporter`);
-
-async function freePort(): Promise<number> {
-    return new Promise((resolve, reject) => {
-        const srv = createServer();
-        srv.once('error', reject);
-        srv.listen(0, '127.0.0.1', () => {
-            const address = srv.address();
-            const port = typeof address === 'object' && address ? address.port : 0;
-            srv.close(() => resolve(port));
-        });
-    });
-}
 
 /** used% as node-mixin and the check compute it: 100 − avail/size × 100. */
 function statfsUsedPercent(mountpoint: string): number {
@@ -50,34 +38,23 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 let exporter: ChildProcess | null = null;
 let exporterUrl = '';
-let exporterLog = '';
 let t: TestApp;
 
 beforeAll(async () => {
-    const port = await freePort();
-    exporter = spawn(BIN, [`--web.listen-address=127.0.0.1:${port}`, '--no-collector.systemd'], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    exporter.stdout?.on('data', (c: Buffer) => {
-        exporterLog += c.toString('utf8');
-    });
-    exporter.stderr?.on('data', (c: Buffer) => {
-        exporterLog += c.toString('utf8');
-    });
-    exporterUrl = `http://127.0.0.1:${port}/metrics`;
-    try {
-        await waitFor(
-            'node_exporter to answer /metrics',
-            async () => {
-                if (exporter?.exitCode !== null) throw new Error(`node_exporter exited: ${exporterLog.slice(-2000)}`);
-                const res = await fetch(exporterUrl).catch(() => null);
-                return res?.ok && (await res.text()).includes('node_filesystem_avail_bytes');
-            },
-            15_000
-        );
-    } catch (err) {
-        throw new Error(`${(err as Error).message}\n${exporterLog.slice(-2000)}`);
-    }
+    const started = await spawnListening(
+        (port) =>
+            spawn(BIN, [`--web.listen-address=127.0.0.1:${port}`, '--no-collector.systemd'], {
+                stdio: ['ignore', 'pipe', 'pipe'],
+            }),
+        GO_LISTENING,
+        async (port) => {
+            const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+            return res.ok && (await res.text()).includes('node_filesystem_avail_bytes');
+        },
+        15_000
+    );
+    exporter = started.child;
+    exporterUrl = `http://127.0.0.1:${started.port}/metrics`;
     t = await createTestApp();
 });
 
