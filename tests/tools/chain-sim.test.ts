@@ -482,9 +482,10 @@ describe('node faults (running clock)', () => {
         sim.control.clearCatchUp(1);
         expect((await rpc(sim, '/status', 1)).body.result.sync_info.catching_up).toBe(false);
 
-        sim.control.catchUp(0, { durationMs: 150 });
+        // A second: a loaded machine may take a few hundred ms to serve the first read.
+        sim.control.catchUp(0, { durationMs: 1000 });
         expect((await rpc(sim, '/status', 0)).body.result.sync_info.catching_up).toBe(true);
-        await new Promise((r) => setTimeout(r, 250));
+        await new Promise((r) => setTimeout(r, 1200));
         expect((await rpc(sim, '/status', 0)).body.result.sync_info.catching_up).toBe(false);
 
         sim.control.staleBlockTime(0, 120);

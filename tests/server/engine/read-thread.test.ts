@@ -127,7 +127,8 @@ describe('the checks’ read thread', () => {
     });
 
     it('a cancelled read the thread never answers fails after the grace; the thread still answers, so it stays', async () => {
-        const quiet = new ReadThread({ allowPrivate: false }, log, { entry: UNANSWERING, graceMs: 200 });
+        // The grace is also how long the ping's answer may take: a second, as a loaded CI machine may need.
+        const quiet = new ReadThread({ allowPrivate: false }, log, { entry: UNANSWERING, graceMs: 1000 });
         try {
             await quiet.warm();
             const before = inside(quiet).worker;
@@ -137,8 +138,8 @@ describe('the checks’ read thread', () => {
                 error: 'The operation was aborted due to timeout',
             });
             expect(inside(quiet).pending.size).toBe(0);
-            // Its ping is answered: the thread is kept.
-            await new Promise((r) => setTimeout(r, 500));
+            // Its ping is answered: the thread is kept past the ping's grace.
+            await new Promise((r) => setTimeout(r, 1500));
             expect(inside(quiet).worker).toBe(before);
         } finally {
             await quiet.close();
