@@ -22,11 +22,12 @@ for (const file of process.argv.slice(2)) {
     // A file that fails to load has no tests in it but must not pass silently.
     for (const r of report.testResults ?? []) {
         const where = relative(process.cwd(), r.name ?? '?');
-        if (r.status === 'failed' && (r.assertionResults ?? []).length === 0) {
+        const tests = r.assertionResults ?? [];
+        if (r.status === 'failed' && tests.length === 0) {
             failed++;
             console.log(`FAILED ${file}: ${where}: ${firstLine(r.message)}`);
         }
-        for (const a of r.assertionResults ?? [])
+        for (const a of tests)
             if (a.status === 'failed')
                 console.log(`FAILED ${file}: ${where} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
     }

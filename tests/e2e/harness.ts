@@ -51,7 +51,7 @@ export async function spawnListening(
     listening: RegExp,
     ready: (port: number) => Promise<unknown>,
     timeoutMs = 30_000
-): Promise<{ child: ChildProcess; port: number; output: () => string }> {
+): Promise<{ child: ChildProcess; port: number }> {
     for (let attempt = 1; ; attempt++) {
         const port = await freePort();
         const child = start(port);
@@ -69,7 +69,7 @@ export async function spawnListening(
                     `${child.spawnfile} exited (${child.exitCode ?? child.signalCode}): ${output().slice(-2000)}`
                 );
             }
-            if (listening.test(output()) && (await ready(port).catch(() => false))) return { child, port, output };
+            if (listening.test(output()) && (await ready(port).catch(() => false))) return { child, port };
             if (Date.now() > deadline) {
                 child.kill('SIGKILL');
                 throw new Error(`${child.spawnfile} was not ready in ${timeoutMs} ms: ${output().slice(-2000)}`);
@@ -77,6 +77,26 @@ export async function spawnListening(
             await new Promise((r) => setTimeout(r, 200));
         }
     }
+}
+
+/** Debian's node_exporter on a loopback port, once it serves filesystem metrics; `url` is its /metrics. */
+export async function startNodeExporter(): Promise<{ child: ChildProcess; url: string }> {
+    const { child, port } = await spawnListening(
+        (p) =>
+            spawn(
+                '/usr/bin/prometheus-node-exporter',
+                [`--web.listen-address=127.0.0.1:${p}`, '--no-collector.systemd'],
+                {
+                    stdio: ['ignore', 'pipe', 'pipe'],
+                }
+            ),
+        GO_LISTENING,
+        async (p) => {
+            const res = await fetch(`http://127.0.0.1:${p}/metrics`);
+            return res.ok && (await res.text()).includes('node_filesystem_avail_bytes');
+        }
+    );
+    return { child, url: `http://127.0.0.1:${port}/metrics` };
 }
 
 export interface Console {

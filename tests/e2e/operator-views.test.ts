@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import type { ChainSim } from '../../tools/chain-sim';
 import { startChainSim } from '../../tools/chain-sim';
 import type { Console } from './harness';
-import { ADMIN_PASSWORD, api, GO_LISTENING, openBrowser, signIn, spawnListening, startConsole } from './harness';
+import { ADMIN_PASSWORD, api, openBrowser, signIn, startConsole, startNodeExporter } from './harness';
 
 /**
  * The pages an operator keeps open, against the real server, the chain simulator and Debian's node_exporter:
@@ -24,17 +24,8 @@ const root = new URL('../..', import.meta.url).pathname;
 
 beforeAll(async () => {
     sim = await startChainSim({ blockTimeMs: 500 });
-    const started = await spawnListening(
-        (port) =>
-            spawn('/usr/bin/prometheus-node-exporter', [
-                `--web.listen-address=127.0.0.1:${port}`,
-                '--no-collector.systemd',
-            ]),
-        GO_LISTENING,
-        async (port) => (await fetch(`http://127.0.0.1:${port}/metrics`)).ok
-    );
-    exporter = started.child;
-    const exporterPort = started.port;
+    let exporterUrl: string;
+    ({ child: exporter, url: exporterUrl } = await startNodeExporter());
     server = await startConsole();
     call = await api(server.url, 'admin', ADMIN_PASSWORD);
     // The simulator and node_exporter listen on loopback: the company's allowed networks open it.
@@ -67,7 +58,7 @@ beforeAll(async () => {
     });
     for (const [type, address] of [
         ['rpc', node.rpcUrl],
-        ['node_exporter', `http://127.0.0.1:${exporterPort}/metrics`],
+        ['node_exporter', exporterUrl],
     ]) {
         await call('POST', '/services', { name: type, type, address, is_enabled: true, server_id: srv.id });
     }

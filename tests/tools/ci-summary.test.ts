@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,13 +35,7 @@ describe('ci-summary', () => {
                 ],
             })
         );
-        let out = '';
-        let code = 0;
-        try {
-            execFileSync('node', ['tools/ci-summary.mjs', report], { encoding: 'utf8' });
-        } catch (e) {
-            ({ stdout: out, status: code } = e as { stdout: string; status: number });
-        }
+        const { status: code, stdout: out } = spawnSync('node', ['tools/ci-summary.mjs', report], { encoding: 'utf8' });
         expect(code).toBe(1);
         expect(out.trimEnd().split('\n')).toEqual([
             `FAILED ${report}: tests/a.test.ts > x does y: AssertionError: 1 ≠ 2`,

@@ -1,11 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statfsSync } from 'node:fs';
 import type { ServerMetrics } from '../../../common/entities';
 import type { DiskMeasurement } from '../../../server/engine/checks/nodeExporterDiskSpace';
 import { nodeExporterDiskSpaceCheck } from '../../../server/engine/checks/nodeExporterDiskSpace';
 import type { TestApp } from '../helpers';
 import { auth, createTestApp, login, seedCompany } from '../helpers';
-import { freePort, GO_LISTENING, spawnListening } from '../../e2e/harness';
+import { freePort, startNodeExporter } from '../../e2e/harness';
 import { seedNode } from '../seed';
 import { makeCtx } from './checks/ctx';
 
@@ -41,20 +41,7 @@ let exporterUrl = '';
 let t: TestApp;
 
 beforeAll(async () => {
-    const started = await spawnListening(
-        (port) =>
-            spawn(BIN, [`--web.listen-address=127.0.0.1:${port}`, '--no-collector.systemd'], {
-                stdio: ['ignore', 'pipe', 'pipe'],
-            }),
-        GO_LISTENING,
-        async (port) => {
-            const res = await fetch(`http://127.0.0.1:${port}/metrics`);
-            return res.ok && (await res.text()).includes('node_filesystem_avail_bytes');
-        },
-        15_000
-    );
-    exporter = started.child;
-    exporterUrl = `http://127.0.0.1:${started.port}/metrics`;
+    ({ child: exporter, url: exporterUrl } = await startNodeExporter());
     t = await createTestApp();
 });
 
