@@ -32,6 +32,24 @@ export const MONITOR_TYPE_LABELS: Record<MonitorType, string> = {
     upgradeWatch: 'Upgrade Watch',
 };
 
+/**
+ * What a type answers. `node`: is this node well (it reads its own server's services). `duty`: is the validator doing
+ * its job (it reads the chain, through any fresh source of the configuration's chain). A node's maintenance window
+ * holds only `node` alerts: a validator jailed while its node restarts must still page.
+ */
+export type MonitorRole = 'node' | 'duty';
+export const MONITOR_ROLES: Record<MonitorType, MonitorRole> = {
+    urlCheck: 'node',
+    blockCheck: 'node',
+    nodeExporterDiskSpace: 'node',
+    signMissCheck: 'duty',
+    priceFeederMissCount: 'duty',
+    validatorOutOfActiveSet: 'duty',
+    slashingWindow: 'duty',
+    governanceVote: 'duty',
+    upgradeWatch: 'duty',
+};
+
 export const HELPER_TEXTS = {
     threshold: 'The percentage to alert on',
     alert_sleep_duration_minutes: 'Minutes between alerts',
