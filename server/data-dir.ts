@@ -1,4 +1,5 @@
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * DATA_DIR holds the key that decrypts every stored secret and the whole database: only the account running the
@@ -19,4 +20,15 @@ export function tighten(path: string, mode: number): void {
     }
     const mine = process.getuid === undefined || st.uid === process.getuid();
     if (mine && (st.mode & 0o777 & ~mode) !== 0) chmodSync(path, mode);
+}
+
+/**
+ * Tightens every directory under `dir` to 0700 and every file to 0600. PGlite writes its data directory through
+ * Emscripten, which sets modes of its own (initdb's files 0666, relcache init files 0644) whatever the umask says.
+ */
+export function tightenTree(dir: string): void {
+    tighten(dir, 0o700);
+    for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+        tighten(join(entry.parentPath, entry.name), entry.isDirectory() ? 0o700 : 0o600);
+    }
 }

@@ -9,7 +9,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { ensurePrivateDir } from '../data-dir';
+import { ensurePrivateDir, tightenTree } from '../data-dir';
 import * as schema from './schema';
 import { acquireDataDirLock } from './lock';
 
@@ -106,12 +106,21 @@ export async function openDatabase(opts: {
     if (opts.databaseUrl === 'memory://') {
         client = new PGlite({ ...pgliteOptions, loadDataDir: opts.memoryTemplate });
     } else {
-        release = acquireDataDirLock(opts.dataDir);
+        // Directories and files PGlite creates while it runs follow the umask; those it gives a mode of its own are
+        // tightened at start and at close.
+        const umask = process.umask(0o077);
+        const unlock = acquireDataDirLock(opts.dataDir);
+        release = () => {
+            tightenTree(opts.dataDir);
+            unlock();
+            process.umask(umask);
+        };
         const dir = `${opts.dataDir}/pglite`;
         // Created before PGlite does, which would make it readable by every local user.
         ensurePrivateDir(dir);
         try {
             await initDataDir(dir);
+            tightenTree(dir);
             client = new PGlite(dir, pgliteOptions);
             await client.waitReady;
         } catch (err) {
@@ -128,6 +137,7 @@ export async function openDatabase(opts: {
         release();
         throw err;
     }
+    if (opts.databaseUrl !== 'memory://') tightenTree(opts.dataDir);
     return {
         db,
         kind: 'pglite',

@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { loadConfig } from '../../../server/config';
 import { openDatabase } from '../../../server/db/client';
 
@@ -18,6 +19,17 @@ afterAll(() => {
     process.umask(umask);
     rmSync(root, { recursive: true, force: true });
 });
+
+/** Every path under `dir` whose mode is not 0700 (directories) or 0600 (files), with its mode. */
+function tooOpen(dir: string): string[] {
+    const found: string[] = [];
+    for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+        const path = join(entry.parentPath, entry.name);
+        const want = entry.isDirectory() ? 0o700 : 0o600;
+        if (mode(path) !== want) found.push(`${path} ${mode(path).toString(8)}`);
+    }
+    return found;
+}
 
 async function start(dataDir: string) {
     const config = loadConfig({ DATA_DIR: dataDir });
@@ -53,5 +65,29 @@ describe('DATA_DIR modes', () => {
         } finally {
             await db.close();
         }
+    }, 120_000);
+
+    it('keeps every file PGlite writes 0600 and every directory 0700, and tightens those an older start left open', async () => {
+        const dataDir = join(root, 'pglite-files');
+        const first = await start(dataDir);
+        await first.db.execute(sql`create table nm_mode_probe (n int)`);
+        await first.db.execute(sql`insert into nm_mode_probe select generate_series(1, 1000)`);
+        await first.close();
+        expect(tooOpen(dataDir)).toEqual([]);
+
+        // What a version that let PGlite use the 022 umask left behind.
+        const base = join(dataDir, 'pglite', 'base');
+        const old = join(dataDir, 'pglite', 'left-open');
+        mkdirSync(old, { mode: 0o755 });
+        writeFileSync(join(old, 'file'), 'x', { mode: 0o644 });
+        writeFileSync(join(base, 'stray'), 'x', { mode: 0o644 });
+        const second = await start(dataDir);
+        try {
+            await second.db.execute(sql`insert into nm_mode_probe select generate_series(1, 1000)`);
+            expect(tooOpen(dataDir)).toEqual([]);
+        } finally {
+            await second.close();
+        }
+        expect(tooOpen(dataDir)).toEqual([]);
     }, 120_000);
 });
