@@ -58,6 +58,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         // Requests are logged once, by the onResponse hook below, without headers or bodies.
         logController: new LogController({ disableRequestLogging: true }),
         routerOptions: { maxParamLength: 200 },
+        // Only the listed proxies' X-Forwarded-For names the client; without the list every peer is the client.
+        trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
         frameworkErrors,
     });
     const http = createHttpClient({ allowPrivate: config.allowPrivateTargets });

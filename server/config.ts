@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { ensurePrivateDir, tighten } from './data-dir';
 
@@ -35,6 +36,11 @@ export interface AppConfig {
     /** Requested every `heartbeatIntervalSeconds` while the engine is healthy (a dead-man's switch); null sends none. */
     heartbeatUrl: string | null;
     heartbeatIntervalSeconds: number;
+    /**
+     * Addresses or CIDRs of the reverse proxies in front of the console (TRUST_PROXY): X-Forwarded-For is believed
+     * only from these peers, so sign-in limits and locks key on the real client. Empty believes no header.
+     */
+    trustProxy: string[];
     /** Bearer token that opens GET /metrics to Prometheus; null leaves the page out. */
     metricsToken: string | null;
     /** Closed incidents are kept this many days (INCIDENT_RETENTION_DAYS), then deleted with their timeline. */
@@ -100,6 +106,21 @@ function loadSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
     return secret;
 }
 
+/** A comma- or space-separated list of IPv4/IPv6 addresses and CIDRs. */
+function trustProxy(env: NodeJS.ProcessEnv): string[] {
+    const entries = (env.TRUST_PROXY ?? '').split(/[\s,]+/).filter(Boolean);
+    for (const entry of entries) {
+        const [address, bits, ...rest] = entry.split('/');
+        const family = isIP(address ?? '');
+        const maxBits = family === 6 ? 128 : 32;
+        const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+        if (!family || !validBits || rest.length > 0) {
+            throw new ConfigError(`TRUST_PROXY must list IP addresses or CIDRs of your proxies, got "${entry}"`);
+        }
+    }
+    return entries;
+}
+
 function metricsToken(env: NodeJS.ProcessEnv): string | null {
     const raw = env.METRICS_TOKEN;
     if (!raw) return null;
@@ -132,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 600, 5, 86_400),
         loginRateLimitPerMinute: int(env, 'LOGIN_RATE_LIMIT_PER_MINUTE', 20, 1, 100_000),
         answerCacheMs: int(env, 'ANSWER_CACHE_MS', 1000, 0, 60_000),
+        trustProxy: trustProxy(env),
         metricsToken: metricsToken(env),
         heartbeatUrl: env.HEARTBEAT_URL ? url(env, 'HEARTBEAT_URL', '') : null,
         heartbeatIntervalSeconds: int(env, 'HEARTBEAT_INTERVAL_SECONDS', 60, 1, 3600),

@@ -42,6 +42,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
         socketUrl: null,
         accessTokenTtlSeconds: 600,
         loginRateLimitPerMinute: 1000,
+        trustProxy: [],
         metricsToken: null,
         heartbeatUrl: null,
         heartbeatIntervalSeconds: 60,
