@@ -164,8 +164,9 @@ export async function monitorUptime(
 /**
  * 30-day uptime of many monitors in one query, for lists: daily rollups for whole days, hourly ones for the
  * partial first day and for the last day up to the hour before the current one (a bucket is written when the
- * monitor's next check lands in a new hour, or day). About 55 rows a monitor; the last hour or two are left out,
- * also just after midnight, when yesterday's last hour may not be in its daily bucket yet.
+ * monitor's next check lands in a new hour, or day), and the raw checks of the previous and the current hour, so a
+ * monitor a few minutes old has a figure, the one its own page shows. About 55 rows a monitor, also just after
+ * midnight, when yesterday's last hour may not be in its daily bucket yet.
  */
 export async function uptime30d(db: Db, monitorIds: number[], nowMs = Date.now()): Promise<Map<number, UptimeCount>> {
     const out = new Map<number, UptimeCount>();
@@ -190,6 +191,11 @@ export async function uptime30d(db: Db, monitorIds: number[], nowMs = Date.now()
             union all
             select monitor_id, ok, warning, error from history_1h
             where monitor_id in (${ids}) and bucket >= ${iso(lastDay)} and bucket < ${iso(edge)}
+            union all
+            select monitor_id, count(*) filter (where level = 0), count(*) filter (where level = 1),
+                count(*) filter (where level = 2)
+            from check_results where monitor_id in (${ids}) and t >= ${iso(Math.max(edge, from))}
+            group by monitor_id
         ) s group by monitor_id`
     );
     for (const row of res as { monitor_id: unknown; up: unknown; total: unknown }[]) {

@@ -244,7 +244,7 @@ describe("days until full from the disk monitor's own samples", () => {
 });
 
 describe('30-day uptime on lists', () => {
-    it('leaves the last hour out just after midnight too, and counts it once its day is whole', async () => {
+    it('counts the last hour before midnight once, from the checks and then from its day', async () => {
         const cfg = await w.configuration(w.admin.access, { name: 'Midnight' });
         const id = (
             await w.call('POST', '/api/monitors', w.admin.access, {
@@ -262,7 +262,7 @@ describe('30-day uptime on lists', () => {
             )
         );
         const db = w.t.app.ctx.db;
-        expect((await uptime30d(db, [id], midnight + 5 * MIN)).get(id)).toBeUndefined();
+        expect((await uptime30d(db, [id], midnight + 5 * MIN)).get(id)).toEqual({ up: 4, total: 5 });
         expect((await uptime30d(db, [id], midnight + 65 * MIN)).get(id)).toEqual({ up: 4, total: 5 });
     });
 
@@ -272,16 +272,21 @@ describe('30-day uptime on lists', () => {
         const byName = Object.fromEntries(
             list.map((m: { name: string; uptime_30d: unknown }) => [m.name, m.uptime_30d])
         );
-        // Lists read closed hours and days: the disk's 3 days of checks count, the site's last hour not yet.
-        expect(byName).toEqual({ site: null, disk: 100 });
+        // The site's checks are all in the current and the previous hour: 10 of its last 60 were Errors.
+        expect(byName).toEqual({ site: 83.333, disk: 100 });
+        const page = (await w.call('GET', `/api/monitors/${url}/history`, w.plain.access)).json().uptime['30d'];
+        expect(Math.abs(page - byName.site)).toBeLessThan(1);
         const batch = (await w.call('GET', `/api/uptime?configuration_id=${cfg}`, w.plain.access)).json();
-        expect(batch.monitors).toContainEqual({ id: url, uptime_30d: null });
+        expect(batch.monitors).toContainEqual({ id: url, uptime_30d: 83.333 });
         expect(batch.monitors).toContainEqual({ id: disk, uptime_30d: 100 });
-        expect(batch.configurations).toEqual([{ id: cfg, uptime_30d: 100 }]);
+        const [hub] = batch.configurations;
+        expect(hub.id).toBe(cfg);
+        expect(hub.uptime_30d).toBeGreaterThan(83.333);
+        expect(hub.uptime_30d).toBeLessThan(100);
         expect((await w.call('GET', `/api/configurations/${cfg}`, w.plain.access)).json()).toMatchObject({
             id: cfg,
             name: 'Hub',
-            uptime_30d: 100,
+            uptime_30d: hub.uptime_30d,
         });
         // react-admin sends back what it read: the field is accepted and ignored.
         const echoed = list.find((m: { name: string }) => m.name === 'disk');
