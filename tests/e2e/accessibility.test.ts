@@ -165,6 +165,29 @@ describe('accessibility', () => {
         await page.waitForURL(`${server.url}/audit`);
     });
 
+    describe("reaches a monitor's page with Tab and Enter", () => {
+        beforeAll(() => signIn(page, server.url, 'admin', ADMIN_PASSWORD));
+
+        it.each([
+            ['configuration', '/configurations/:configuration'],
+            ['server', '/servers/:server'],
+        ])("from the %s page's Monitors table", async (_, route) => {
+            await visit(resolve(route));
+            const link = page.getByRole('table', { name: 'Monitors' }).getByRole('link', { name: 'Block production' });
+            await link.waitFor();
+            const focusedHref = () => page.evaluate(() => document.activeElement?.getAttribute('href') ?? '');
+            let presses = 0;
+            while ((await focusedHref()) !== `/monitor/${ids.monitor}` && presses < 80) {
+                await page.keyboard.press('Tab');
+                presses += 1;
+            }
+            expect(await focusedHref()).toBe(`/monitor/${ids.monitor}`);
+            await page.keyboard.press('Enter');
+            await page.waitForURL(`${server.url}/monitor/${ids.monitor}`);
+            await page.getByRole('heading', { level: 1, name: 'Block production' }).waitFor();
+        });
+    });
+
     it("reaches a table row's actions with Tab alone and works them with Enter", async () => {
         await visit(resolve('/configurations/:configuration'));
         await page.getByRole('table', { name: 'Servers' }).waitFor();

@@ -1,4 +1,6 @@
+import { Link } from '@mui/material';
 import { DataTable } from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
 
 import type { Monitor } from '../../../common/entities';
 import { MONITOR_TYPE_LABELS } from '../../../common/monitor-types';
@@ -23,7 +25,7 @@ export interface MonitorTableProps {
 const serverName = (monitor: Monitor, servers: { id: number; name: string }[]) =>
     monitor.server?.name ?? servers.find((s) => s.id === monitor.server_id)?.name ?? 'None';
 
-/** Name (with its 30-day uptime), Type, Server, Status (Healthy/Warning/Error), Active, Last Check ('Never') and Actions. */
+/** Name (a link to the monitor's page, with its 30-day uptime), Type, Server, Status (Healthy/Warning/Error), Active, Last Check ('Never') and Actions. */
 export const MonitorTable = ({
     monitors,
     servers = [],
@@ -38,7 +40,9 @@ export const MonitorTable = ({
             disableSort
             render={(monitor: Monitor) => (
                 <>
-                    <span>{monitor.name}</span>
+                    <Link component={RouterLink} to={`/monitor/${monitor.id}`}>
+                        {monitor.name}
+                    </Link>
                     <Uptime30d record={monitor} />
                 </>
             )}
