@@ -31,10 +31,19 @@ const rangeQuery = z.looseObject({
 const checksQuery = z.looseObject({ limit: z.string().max(8).optional() });
 const uptimeQuery = z.looseObject({ configuration_id: z.string().max(12).optional() });
 
+/**
+ * The times a range may name: JavaScript parses years the databases cannot store (year 0, 4713 BC, 275760), and
+ * nothing was checked before 1970 nor will be after 9999.
+ */
+const EARLIEST_MS = Date.UTC(1970, 0, 1);
+const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 function time(field: string, raw: string | undefined, fallback: number): number {
     if (raw === undefined || raw === '') return fallback;
     const ms = Date.parse(raw);
     if (!Number.isFinite(ms)) throw badRequest({ [field]: `${field} must be an ISO time, e.g. 2026-01-31T12:00:00Z` });
+    if (ms < EARLIEST_MS || ms > LATEST_MS)
+        throw badRequest({ [field]: `${field} must be a time between 1970-01-01 and 9999-12-31` });
     return ms;
 }
 
