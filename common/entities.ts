@@ -1,3 +1,4 @@
+import type { ChainEndpoint } from './chain-endpoints';
 import type { OpenIncidentRef } from './incidents';
 import type { ChannelType } from './channel-types';
 import type { MonitorType } from './monitor-types';
@@ -40,6 +41,8 @@ export interface Configuration {
     is_enabled: boolean;
     company: CompanyRef | null;
     company_id: number;
+    /** Beside the spec's fields: RPC/REST endpoints of the chain the validator-duty monitors may read through. */
+    chain_endpoints: ChainEndpoint[];
     servers: Server[];
     monitors: Monitor[];
     createdAt: string;

@@ -68,6 +68,7 @@ export function exportDocument(tree: CompanyTree, companyName: string): ConfigDo
             name: c.name,
             chain: c.chain,
             is_enabled: c.isEnabled,
+            chain_endpoints: c.chainEndpoints,
             channels: tree.links.filter((l) => l.configurationId === c.id).map((l) => l.name),
             servers: tree.servers
                 .filter((s) => s.configurationId === c.id)

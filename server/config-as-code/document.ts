@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MONITOR_TYPES, parseMonitorSettings, TYPES_NEEDING_SERVER } from '../../common/monitor-types';
 import { SERVICE_TYPES } from '../../common/service-types';
-import { nameField, refusedTarget, targetAddress } from '../routes/fields';
+import { chainEndpointsField, nameField, refusedTarget, targetAddress } from '../routes/fields';
 
 /**
  * The configuration-as-code document, version 1 (README "Configuration as code"): a company's configurations with
@@ -36,6 +36,7 @@ const configurationDoc = z.strictObject({
     name: nameField(),
     chain: z.string({ error: 'Chain is required' }).trim().min(1, 'Chain is required').max(100),
     is_enabled: z.boolean({ error: 'is_enabled must be true or false' }).default(true),
+    chain_endpoints: chainEndpointsField.default([]),
     channels: z.array(nameField('Channel name is required'), { error: 'channels must be a list' }).default([]),
     servers: z.array(serverDoc, { error: 'servers must be a list' }).default([]),
     /** Monitors that read no service of a server (urlCheck). */

@@ -44,6 +44,8 @@ interface Who {
 function* addressesOf(doc: ConfigDocument): Generator<{ address: string; at: string }> {
     for (const [ci, c] of doc.configurations.entries()) {
         const at = `configurations[${ci}]`;
+        for (const [ei, e] of c.chain_endpoints.entries())
+            yield { address: e.address, at: `${at}.chain_endpoints[${ei}].address` };
         const monitorAddresses = function* (list: MonitorDoc[], parent: string) {
             for (const [mi, m] of list.entries())
                 if (typeof m.settings.address === 'string')
@@ -131,14 +133,20 @@ export async function reconcile(
     for (const [ci, c] of doc.configurations.entries()) {
         const at = `configurations[${ci}]`;
         const existing = tree.configurations.find((x) => x.name === c.name && !keptConfigs.has(x.id));
-        const wanted = { chain: c.chain, is_enabled: c.is_enabled };
+        const wanted = { chain: c.chain, is_enabled: c.is_enabled, chain_endpoints: c.chain_endpoints };
         let cfg: { id: number; name: string } = { id: -1, name: c.name };
         if (!existing) {
             note({ action: 'create', kind: 'configuration', path: at, name: c.name }, 'CONFIGURATION_CREATED');
             if (tx) {
                 const [row] = await tx
                     .insert(configurations)
-                    .values({ companyId: who.companyId, name: c.name, chain: c.chain, isEnabled: c.is_enabled })
+                    .values({
+                        companyId: who.companyId,
+                        name: c.name,
+                        chain: c.chain,
+                        isEnabled: c.is_enabled,
+                        chainEndpoints: c.chain_endpoints,
+                    })
                     .returning({ id: configurations.id });
                 cfg = { id: row?.id ?? -1, name: c.name };
                 await audit(`Configuration "${c.name}" created`, { configuration: cfg });
@@ -146,7 +154,10 @@ export async function reconcile(
         } else {
             keptConfigs.add(existing.id);
             cfg = { id: existing.id, name: existing.name };
-            const fields = changed({ chain: existing.chain, is_enabled: existing.isEnabled }, wanted);
+            const fields = changed(
+                { chain: existing.chain, is_enabled: existing.isEnabled, chain_endpoints: existing.chainEndpoints },
+                wanted
+            );
             note(
                 {
                     action: fields.length ? 'update' : 'unchanged',
@@ -160,7 +171,12 @@ export async function reconcile(
             if (tx && fields.length) {
                 await tx
                     .update(configurations)
-                    .set({ chain: c.chain, isEnabled: c.is_enabled, updatedAt: new Date() })
+                    .set({
+                        chain: c.chain,
+                        isEnabled: c.is_enabled,
+                        chainEndpoints: c.chain_endpoints,
+                        updatedAt: new Date(),
+                    })
                     .where(eq(configurations.id, existing.id));
                 await audit(`Configuration "${c.name}" updated`, { configuration: cfg });
             }

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, not, type SQL, sql } from 'drizzle-orm';
+import type { ChainEndpoint } from '../../common/chain-endpoints';
 import type { ChannelLink, Configuration, LinkRouting } from '../../common/entities';
 import type { Db } from '../db/client';
 import {
@@ -20,6 +21,8 @@ export interface ConfigurationBody {
     name: string;
     chain: string;
     is_enabled: boolean;
+    /** Absent: none on create, the stored ones on update. */
+    chain_endpoints?: ChainEndpoint[];
 }
 
 const selectConfigurations = (db: Db) =>
@@ -127,6 +130,7 @@ async function withChildren(db: Db, rows: Joined): Promise<Configuration[]> {
             is_enabled: c.isEnabled,
             company,
             company_id: c.companyId,
+            chain_endpoints: c.chainEndpoints,
             // Each monitor is listed once, here, with its server_id: nesting it in its server as well doubled the
             // size of the list (about 1 MB for a company of 50 configurations).
             servers: (serversOf.get(c.id) ?? []).map((s) => ({
@@ -171,7 +175,13 @@ export async function findConfiguration(db: Db, scope: Scope, id: number): Promi
 export async function createConfiguration(db: Db, companyId: number, body: ConfigurationBody): Promise<Configuration> {
     const [row] = await db
         .insert(configurations)
-        .values({ companyId, name: body.name, chain: body.chain, isEnabled: body.is_enabled })
+        .values({
+            companyId,
+            name: body.name,
+            chain: body.chain,
+            isEnabled: body.is_enabled,
+            chainEndpoints: body.chain_endpoints ?? [],
+        })
         .returning({ id: configurations.id });
     if (!row) throw new Error('insert returned nothing');
     return getConfiguration(db, null, row.id);
@@ -190,7 +200,13 @@ export async function updateConfiguration(
     }
     await db
         .update(configurations)
-        .set({ name: body.name, chain: body.chain, isEnabled: body.is_enabled, updatedAt: new Date() })
+        .set({
+            name: body.name,
+            chain: body.chain,
+            isEnabled: body.is_enabled,
+            ...(body.chain_endpoints ? { chainEndpoints: body.chain_endpoints } : {}),
+            updatedAt: new Date(),
+        })
         .where(eq(configurations.id, id));
     return getConfiguration(db, null, id);
 }

@@ -27,7 +27,7 @@ import { markSilenced } from '../silences/mark';
 import { inScope, targetCompany } from '../repositories/scope';
 import { listServers } from '../repositories/servers';
 import { validatorCard } from '../repositories/validator-card';
-import { enabledFlag, nameField, optionalRefId, refId } from './fields';
+import { assertEndpointsAllowed, chainEndpointsField, enabledFlag, nameField, optionalRefId, refId } from './fields';
 import { type Change, mutate, sentence } from './mutate';
 import { answers } from './responses/answers';
 import { channelLink, configuration, monitor, server } from './responses/entities';
@@ -42,6 +42,8 @@ const configurationBody = z.strictObject({
         .min(1, 'Chain is required')
         .max(100, 'Chain must be at most 100 characters'),
     is_enabled: enabledFlag,
+    // Absent on a PUT: the stored endpoints stay (a client that does not know the field does not clear it).
+    chain_endpoints: chainEndpointsField.optional(),
     company_id: optionalRefId('company_id must be a company id').optional(),
     // Echoed back by react-admin from what it read; ignored.
     company: z.unknown().optional(),
@@ -75,11 +77,12 @@ const linkBody = z.strictObject({
 /** What editing a link may change: its routing (react-admin may echo the rest, which must then be unchanged). */
 const linkEditBody = z.object(routing);
 
-const fields = ({ name, chain, is_enabled, company_id }: ConfigurationInput) => ({
+const fields = ({ name, chain, is_enabled, company_id, chain_endpoints }: ConfigurationInput) => ({
     name,
     chain,
     is_enabled,
     company_id,
+    chain_endpoints,
 });
 
 const change = (req: FastifyRequest, c: Configuration, event: Change['event'], verb: string): Change => ({
@@ -148,6 +151,7 @@ export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
         async (req, reply) => {
             const companyId = await targetCompany(db, req.actor, req.body.company_id);
             const created = await mutate(app, req, async (tx) => {
+                await assertEndpointsAllowed(app.ctx, tx, companyId, req.body.chain_endpoints);
                 const c = await createConfiguration(tx, companyId, fields(req.body));
                 return { result: c, change: change(req, c, 'CONFIGURATION_CREATED', 'created') };
             });
@@ -162,7 +166,9 @@ export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
         },
         async (req) =>
             mutate(app, req, async (tx) => {
+                // Inside the transaction: a refused endpoint undoes the write (the company is known only after it).
                 const c = await updateConfiguration(tx, scope(req), req.params.id, fields(req.body));
+                await assertEndpointsAllowed(app.ctx, tx, c.company_id, req.body.chain_endpoints);
                 return { result: c, change: change(req, c, 'CONFIGURATION_UPDATED', 'updated') };
             })
     );

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { CHAIN_ENDPOINT_TYPES, type ChainEndpoint, MAX_CHAIN_ENDPOINTS } from '../../common/chain-endpoints';
 import {
     allowedNetworks,
     isLocalhostName,
@@ -104,3 +105,53 @@ export const targetAddress = z
         const why = refusedTarget(v);
         if (why) ctx.addIssue({ code: 'custom', message: why });
     });
+
+const ENDPOINTS_ERROR = `chain_endpoints must be a list of at most ${MAX_CHAIN_ENDPOINTS} { type: "rpc" | "rest", address } entries`;
+
+/**
+ * A configuration's chain endpoints: each an http(s) URL under the same rules as a service address, without a
+ * password (nothing here is sealed), listed once. Every refusal names `chain_endpoints` and the entry.
+ */
+export const chainEndpointsField = z
+    .array(
+        z.object(
+            {
+                type: z.enum(CHAIN_ENDPOINT_TYPES, { error: 'chain_endpoints: type must be rpc or rest' }),
+                address: z.string({ error: 'chain_endpoints: address must be an http(s) URL' }).trim(),
+            },
+            { error: ENDPOINTS_ERROR }
+        ),
+        { error: ENDPOINTS_ERROR }
+    )
+    .max(MAX_CHAIN_ENDPOINTS, ENDPOINTS_ERROR)
+    .superRefine((list, ctx) => {
+        const seen = new Set<string>();
+        list.forEach((e, i) => {
+            const why = endpointRefusal(e.address);
+            if (why) ctx.addIssue({ code: 'custom', message: `chain_endpoints[${i}]: ${why}` });
+            const key = `${e.type} ${e.address}`;
+            if (seen.has(key)) ctx.addIssue({ code: 'custom', message: `chain_endpoints[${i}]: listed twice` });
+            seen.add(key);
+        });
+    });
+
+function endpointRefusal(address: string): string | null {
+    const url = httpUrl(address);
+    if (!url || address.length > 2048) return 'Address must be an http(s) URL of at most 2048 characters';
+    if (url.username || url.password)
+        return 'Address must not hold credentials; put a key in the path if the provider takes one there';
+    return refusedTarget(address);
+}
+
+/** Each endpoint judged against the company's allowed networks, as a service address is. */
+export async function assertEndpointsAllowed(
+    ctx: AppContext,
+    db: Db,
+    companyId: number,
+    endpoints: readonly ChainEndpoint[] | undefined
+): Promise<void> {
+    for (const [i, e] of (endpoints ?? []).entries()) {
+        const why = await refusedForCompany(ctx.config.allowPrivateTargets, db, companyId, e.address);
+        if (why) throw badRequest({ chain_endpoints: `chain_endpoints[${i}]: ${why}` });
+    }
+}

@@ -4,7 +4,7 @@
 export const BODY_FIELDS: Record<string, readonly string[]> = {
     companies: ['name', 'is_active', 'max_concurrent_checks', 'min_interval_seconds', 'allowed_networks'],
     users: ['username', 'is_active', 'is_admin', 'is_super_admin', 'company_id', 'raw_password'],
-    configurations: ['name', 'chain', 'is_enabled', 'company_id'],
+    configurations: ['name', 'chain', 'is_enabled', 'company_id', 'chain_endpoints'],
     servers: ['name', 'is_enabled', 'address', 'configuration_id'],
     monitors: [
         'id',

@@ -1,4 +1,5 @@
-import { boolean, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import type { ChainEndpoint } from '../../../common/chain-endpoints';
 import { companies } from './companies';
 
 export const configurations = pgTable(
@@ -11,6 +12,8 @@ export const configurations = pgTable(
         name: text('name').notNull(),
         chain: text('chain').notNull(),
         isEnabled: boolean('is_enabled').notNull().default(true),
+        /** Endpoints of the chain beside the servers' services; no passwords (the API refuses them). */
+        chainEndpoints: jsonb('chain_endpoints').$type<ChainEndpoint[]>().notNull().default([]),
         createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
         updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     },

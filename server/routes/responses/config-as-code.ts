@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CHAIN_ENDPOINT_TYPES } from '../../../common/chain-endpoints';
 import { MONITOR_TYPES } from '../../../common/monitor-types';
 import { SERVICE_TYPES } from '../../../common/service-types';
 import type { ConfigDocument } from '../../config-as-code/document';
@@ -21,6 +22,9 @@ export const configDocument = z.object({
             name: z.string(),
             chain: z.string(),
             is_enabled: z.boolean(),
+            chain_endpoints: z
+                .array(z.object({ type: z.enum(CHAIN_ENDPOINT_TYPES), address: z.string() }))
+                .describe('RPC/REST endpoints of the chain beside the servers'),
             channels: z.array(z.string()).describe('Linked notification channels, by name'),
             servers: z.array(
                 z.object({

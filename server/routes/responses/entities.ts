@@ -1,3 +1,4 @@
+import { CHAIN_ENDPOINT_TYPES } from '../../../common/chain-endpoints';
 import { z } from 'zod';
 import { CHANNEL_TYPES } from '../../../common/channel-types';
 import type {
@@ -94,6 +95,11 @@ export const configuration = z.object({
     is_enabled: z.boolean(),
     company: ref.nullable(),
     company_id: id,
+    chain_endpoints: z
+        .array(z.object({ type: z.enum(CHAIN_ENDPOINT_TYPES), address: z.string() }))
+        .describe(
+            "RPC/REST endpoints of the chain the validator-duty monitors may read through, beside the servers' services"
+        ),
     servers: z.array(server),
     monitors: z.array(monitor),
     createdAt: timestamp,

@@ -1,5 +1,16 @@
-import { BooleanInput, ReferenceInput, required, SelectInput, TextInput } from 'react-admin';
+import {
+    AddItemButton,
+    ArrayInput,
+    BooleanInput,
+    ReferenceInput,
+    RemoveItemButton,
+    required,
+    SelectInput,
+    SimpleFormIterator,
+    TextInput,
+} from 'react-admin';
 
+import { CHAIN_ENDPOINT_TYPES, type ChainEndpoint } from '../../../common/chain-endpoints';
 import type { Configuration } from '../../../common/entities';
 import { retryUnlessClientError } from '../../custom/ui/retry';
 import { ChainInput } from './ChainInput';
@@ -11,6 +22,8 @@ export interface ConfigurationFormValues {
     chain?: string;
     is_enabled?: boolean;
     company_id?: number | string | null;
+    /** Left undefined until the user touches the list, so a form that never showed it sends no change. */
+    chain_endpoints?: Partial<ChainEndpoint>[];
 }
 
 /** New configurations are enabled (spec §4). */
@@ -26,7 +39,15 @@ export const toConfigurationFormValues = (configuration: Configuration): Configu
     chain: configuration.chain,
     is_enabled: configuration.is_enabled,
     company_id: configuration.company_id ?? configuration.company?.id ?? null,
+    ...(configuration.chain_endpoints?.length ? { chain_endpoints: configuration.chain_endpoints } : {}),
 });
+
+/** The endpoints as the API takes them; rows left without an address are dropped. */
+const endpointsBody = (rows: Partial<ChainEndpoint>[]): ChainEndpoint[] =>
+    rows.flatMap((r) => {
+        const address = (r.address ?? '').trim();
+        return address ? [{ type: r.type ?? 'rpc', address }] : [];
+    });
 
 /**
  * The body sent for a configuration, or null when name or chain is missing (spec §5: nothing is sent).
@@ -41,13 +62,16 @@ export function toConfigurationBody(values: ConfigurationFormValues, withCompany
         name,
         chain,
         is_enabled: values.is_enabled ?? true,
+        ...(values.chain_endpoints ? { chain_endpoints: endpointsBody(values.chain_endpoints) } : {}),
         ...(withCompany && companyId !== null && companyId !== undefined && companyId !== ''
             ? { company_id: Number(companyId) }
             : {}),
     };
 }
 
-/** Name, Chain (autocomplete), Enabled and, for super admins, the Company. */
+const ENDPOINT_TYPE_CHOICES = CHAIN_ENDPOINT_TYPES.map((t) => ({ id: t, name: t.toUpperCase() }));
+
+/** Name, Chain (autocomplete), Enabled, chain endpoints and, for super admins, the Company. */
 export const ConfigurationInputs = ({
     withCompany,
     companyRequired = false,
@@ -60,6 +84,28 @@ export const ConfigurationInputs = ({
         <TextInput source="name" label="Name" fullWidth />
         <ChainInput />
         <BooleanInput source="is_enabled" label="Enabled" />
+        <ArrayInput
+            source="chain_endpoints"
+            label="Chain endpoints"
+            helperText="Public or provider RPC/REST endpoints of this chain; the validator-duty monitors read through any fresh one when this configuration's own nodes fall behind"
+        >
+            {/* Named apart from the dialog's own Add button. */}
+            <SimpleFormIterator
+                inline
+                disableReordering
+                addButton={<AddItemButton label="Add chain endpoint" />}
+                removeButton={<RemoveItemButton label="Remove chain endpoint" />}
+            >
+                <SelectInput
+                    source="type"
+                    label="Type"
+                    choices={ENDPOINT_TYPE_CHOICES}
+                    defaultValue="rpc"
+                    validate={required()}
+                />
+                <TextInput source="address" label="Address" validate={required()} sx={{ minWidth: 280 }} />
+            </SimpleFormIterator>
+        </ArrayInput>
         {withCompany && (
             <ReferenceInput
                 source="company_id"

@@ -39,6 +39,7 @@ export const configuration = (overrides: Partial<Configuration> = {}): Configura
     is_enabled: true,
     company: { id: 1, name: 'Acme' },
     company_id: 1,
+    chain_endpoints: [],
     servers: [server()],
     monitors: [monitor()],
     createdAt: '2024-04-01T10:00:00.000Z',

@@ -316,6 +316,34 @@ describe('configuration list', () => {
         expect(await screen.findByRole('heading', { name: 'Cosmos Hub' })).toBeInTheDocument();
     });
 
+    it('sends the chain endpoints entered in the form', async () => {
+        const { calls } = stubApi({
+            'GET /api/users/me': { body: admin },
+            'GET /api/configurations': configurationsApi(() => []),
+            'GET /api/chains': { body: chains },
+            'POST /api/configurations': (request) => ({
+                status: 201,
+                body: configuration({ ...(request.body as object), id: 8, monitors: [], servers: [] }),
+            }),
+        });
+        const user = userEvent.setup();
+        renderApp('/configurations');
+        await user.click(await screen.findByRole('button', { name: 'Add Configuration' }, { timeout: 15_000 }));
+        const dialog = await screen.findByRole('dialog');
+        await user.type(within(dialog).getByLabelText('Name'), 'Hub');
+        await user.type(within(dialog).getByRole('combobox', { name: 'Chain' }), 'mychain');
+        await user.click(within(dialog).getByRole('button', { name: 'Add chain endpoint' }));
+        await user.type(within(dialog).getByRole('textbox', { name: /^Address/ }), 'https://rpc.example.com');
+        await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+        expect(await screen.findByText('Configuration created successfully')).toBeInTheDocument();
+        expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+            name: 'Hub',
+            chain: 'mychain',
+            is_enabled: true,
+            chain_endpoints: [{ type: 'rpc', address: 'https://rpc.example.com' }],
+        });
+    });
+
     it('accepts a chain the directory does not know, saying so under the field', async () => {
         stubApi({
             'GET /api/users/me': { body: superAdmin },

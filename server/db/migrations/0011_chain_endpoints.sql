@@ -1,0 +1,1 @@
+ALTER TABLE "configurations" ADD COLUMN "chain_endpoints" jsonb DEFAULT '[]'::jsonb NOT NULL;
