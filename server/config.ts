@@ -41,6 +41,8 @@ export interface AppConfig {
      * only from these peers, so sign-in limits and locks key on the real client. Empty believes no header.
      */
     trustProxy: string[];
+    /** Requests a visitor's address may make to the public status pages in a minute (STATUS_RATE_LIMIT_PER_MINUTE). */
+    statusRateLimitPerMinute: number;
     /** Bearer token that opens GET /metrics to Prometheus; null leaves the page out. */
     metricsToken: string | null;
     /** Closed incidents are kept this many days (INCIDENT_RETENTION_DAYS), then deleted with their timeline. */
@@ -155,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         answerCacheMs: int(env, 'ANSWER_CACHE_MS', 1000, 0, 60_000),
         trustProxy: trustProxy(env),
         metricsToken: metricsToken(env),
+        statusRateLimitPerMinute: int(env, 'STATUS_RATE_LIMIT_PER_MINUTE', 120, 1, 1_000_000),
         heartbeatUrl: env.HEARTBEAT_URL ? url(env, 'HEARTBEAT_URL', '') : null,
         heartbeatIntervalSeconds: int(env, 'HEARTBEAT_INTERVAL_SECONDS', 60, 1, 3600),
         incidentRetentionDays: int(env, 'INCIDENT_RETENTION_DAYS', 400, 1, 36_500),

@@ -56,7 +56,14 @@ export function registerAuthGuard(app: FastifyInstance, rememberMs: number): voi
     const resolve = rememberMs > 0 ? rememberedActors(app, rememberMs) : (token?: string) => actorFromToken(app, token);
     app.addHook('onRequest', async (req) => {
         const path = req.routeOptions.url ?? req.url.split('?')[0] ?? '';
-        if (!path.startsWith('/api/') || PUBLIC.has(path) || path.startsWith('/api/docs')) return;
+        // `/api/public/` holds the status pages' answers for visitors (routes/public-status.ts).
+        if (
+            !path.startsWith('/api/') ||
+            PUBLIC.has(path) ||
+            path.startsWith('/api/docs') ||
+            path.startsWith('/api/public/')
+        )
+            return;
         const token = bearer(req);
         const actor = token?.startsWith(API_TOKEN_PREFIX) ? await actorFromApiToken(app, token) : await resolve(token);
         if (!actor) throw new ApiError(401, 'Authentication required');

@@ -10,7 +10,7 @@ const DAY_MS = 86_400_000;
 
 type Row = Record<string, unknown>;
 /** The rows of a raw query, whichever driver (PGlite or node-postgres) ran it. */
-async function rowsOf(db: Db, query: SQL): Promise<Row[]> {
+export async function rowsOf(db: Db, query: SQL): Promise<Row[]> {
     return ((await db.execute(query)) as unknown as { rows: Row[] }).rows;
 }
 type Tier = 'raw' | 'history_5m' | 'history_1h';

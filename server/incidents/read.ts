@@ -114,7 +114,7 @@ export async function incidentStats(db: Db, scope: Scope, filter: IncidentFilter
 }
 
 /** The caller's incident, or 404 (another company's too). */
-async function findIncident(db: Db, scope: Scope, id: string): Promise<IncidentRow> {
+export async function findIncident(db: Db, scope: Scope, id: string): Promise<IncidentRow> {
     const [row] = await db
         .select()
         .from(incidents)

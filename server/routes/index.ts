@@ -14,9 +14,11 @@ import { metricsRoutes } from './metrics';
 import { monitorRoutes } from './monitors';
 import { notificationChannelRoutes } from './notification-channels';
 import { prometheusRoutes } from './prometheus';
+import { publicStatusRoutes } from './public-status';
 import { serverRoutes } from './servers';
 import { serviceRoutes } from './services';
 import { silenceRoutes } from './silences';
+import { statusPageRoutes } from './status-pages';
 import { userRoutes } from './users';
 
 /** Every API plugin, one line each. */
@@ -40,4 +42,6 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
     await app.register(apiTokenRoutes);
     await app.register(silenceRoutes);
     await app.register(incidentRoutes);
+    await app.register(statusPageRoutes);
+    await app.register(publicStatusRoutes);
 }

@@ -44,6 +44,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
         loginRateLimitPerMinute: 1000,
         trustProxy: [],
         metricsToken: null,
+        statusRateLimitPerMinute: 1000,
         heartbeatUrl: null,
         heartbeatIntervalSeconds: 60,
         incidentRetentionDays: 400,

@@ -282,6 +282,26 @@ describe('OpenAPI document against real answers', () => {
             ['note', undefined],
         ]);
 
+        // Status pages, an incident's public updates, and what visitors read without a session.
+        const pageBody = { slug: 'hub-status', title: 'Hub', monitor_ids: [mon] };
+        const statusPage = (await call('POST', '/api/status-pages', alice, 201, pageBody)).json().id;
+        await call('POST', '/api/status-pages', alice, 400, { ...pageBody, slug: 'X' });
+        await call('POST', '/api/status-pages', plain.access, 403, pageBody);
+        await call('GET', '/api/status-pages', plain.access, 200);
+        await call('GET', `/api/status-pages/${statusPage}`, plain.access, 200);
+        await call('GET', `/api/status-pages/${statusPage}`, other.access, 404);
+        await call('PUT', `/api/status-pages/${statusPage}`, alice, 200, { ...pageBody, title: 'Hub validators' });
+        await call('POST', `/api/incidents/${incidentId}/updates`, alice, 201, {
+            status: 'identified',
+            text: 'Restarting',
+        });
+        await call('POST', `/api/incidents/${incidentId}/updates`, alice, 400, { status: 'done', text: 'x' });
+        await call('GET', `/api/incidents/${incidentId}/updates`, plain.access, 200);
+        await call('GET', '/api/public/status/hub-status', null, 200);
+        await call('GET', '/api/public/status/hub-status/badge.svg', null, 200);
+        await call('GET', '/api/public/status/no-such-page', null, 404);
+        await call('DELETE', `/api/status-pages/${statusPage}`, alice, 200);
+
         // Deletes last.
         await call('DELETE', `/api/notification-channels/${ch}`, alice, 200);
         await call('DELETE', `/api/monitors/${mon}`, alice, 200);

@@ -16,3 +16,4 @@ export * from './services';
 export * from './silences';
 export * from './telegram-updates';
 export * from './users';
+export * from './status-pages';

@@ -22,8 +22,8 @@ const PUBLIC = new Set([
     '/api/logs',
     '/api/openapi.json',
 ]);
-/** The API reference page and its static files: documentation, no data. */
-const isPublic = (url: string) => PUBLIC.has(url) || url.startsWith('/api/docs');
+/** The API reference page and its static files (documentation, no data), and what status pages show visitors. */
+const isPublic = (url: string) => PUBLIC.has(url) || url.startsWith('/api/docs') || url.startsWith('/api/public/');
 const HEADERS = ['content-security-policy', 'x-content-type-options', 'referrer-policy', 'strict-transport-security'];
 
 let t: TestApp;

@@ -1,0 +1,55 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { rowsOf } from './queries';
+import { DAY_MS, HOUR_MS } from './rollup';
+
+/** Checks that were up (ok or warning) and all checks, by monitor and UTC day (`YYYY-MM-DD`). */
+export type DailyCounts = Map<number, Map<string, { up: number; total: number }>>;
+
+/**
+ * The last `days` UTC days of each monitor, today included: whole days from the daily rollups, the rest of today's
+ * finished hours from the hourly ones, and the current and previous hour (which the rollup may not have reached yet)
+ * from the raw checks.
+ */
+export async function dailyUptime(
+    db: Db,
+    monitorIds: number[],
+    days: number,
+    nowMs = Date.now()
+): Promise<DailyCounts> {
+    const out: DailyCounts = new Map();
+    if (monitorIds.length === 0) return out;
+    const today = Math.floor(nowMs / DAY_MS) * DAY_MS;
+    const from = today - (days - 1) * DAY_MS;
+    const edge = Math.max(today, Math.floor(nowMs / HOUR_MS) * HOUR_MS - HOUR_MS);
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const ids = sql.raw(monitorIds.map((id) => Math.trunc(id)).join(','));
+    const rows = await rowsOf(
+        db,
+        sql`
+        select monitor_id, to_char(bucket at time zone 'UTC', 'YYYY-MM-DD') as day,
+            sum(up) as up, sum(total) as total from (
+            select monitor_id, bucket, ok + warning as up, ok + warning + error as total from history_1d
+            where monitor_id in (${ids}) and bucket >= ${iso(from)} and bucket < ${iso(today)}
+            union all
+            select monitor_id, bucket, ok + warning, ok + warning + error from history_1h
+            where monitor_id in (${ids}) and bucket >= ${iso(today)} and bucket < ${iso(edge)}
+            union all
+            select monitor_id, t, case when level < 2 then 1 else 0 end, 1 from check_results
+            where monitor_id in (${ids}) and t >= ${iso(edge)}
+        ) s group by 1, 2`
+    );
+    for (const row of rows) {
+        const id = Number(row.monitor_id);
+        const byDay = out.get(id) ?? new Map();
+        byDay.set(String(row.day), { up: Number(row.up), total: Number(row.total) });
+        out.set(id, byDay);
+    }
+    return out;
+}
+
+/** The UTC dates of the last `days` days, oldest first. */
+export function lastDays(days: number, nowMs = Date.now()): string[] {
+    const today = Math.floor(nowMs / DAY_MS) * DAY_MS;
+    return Array.from({ length: days }, (_, i) => new Date(today - (days - 1 - i) * DAY_MS).toISOString().slice(0, 10));
+}
