@@ -52,8 +52,7 @@ time { white-space: nowrap; }
 /** A day's cell: green at 99.9 % and above, amber above 95 %, red below; grey without checks. */
 const dayClass = (uptime: number | null) => (uptime === null ? '' : uptime >= 99.9 ? 'd0' : uptime >= 95 ? 'd1' : 'd2');
 const pct = (v: number | null) => (v === null ? 'no data' : `${v.toFixed(2)} %`);
-const when = (iso: string) =>
-    `<time datetime="${esc(iso)}">${esc(iso.slice(0, 16).replace('T', ' '))} UTC</time>`;
+const when = (iso: string) => `<time datetime="${esc(iso)}">${esc(iso.slice(0, 16).replace('T', ' '))} UTC</time>`;
 
 export function statusHtml(view: PublicStatusAnswer, feedUrl: string): string {
     const open = view.incidents.filter((i) => i.status !== 'resolved');
