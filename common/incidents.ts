@@ -56,4 +56,6 @@ export interface IncidentStats {
 export interface OpenIncidentRef {
     id: string;
     opened_at: string;
+    /** Who acknowledged it (as on the incident), null until someone has. */
+    acknowledged_by: string | null;
 }

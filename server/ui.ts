@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { FAVICON_SVG } from './favicon';
 
 /**
  * Serves the built SPA, `/config.js` (the browser's global configuration object), and `index.html` for every other
@@ -22,6 +23,9 @@ export async function registerUi(app: FastifyInstance): Promise<void> {
                     `if (!window.__NODE_MONITOR_CONFIG__.socketUrl) window.__NODE_MONITOR_CONFIG__.socketUrl = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/api/logs';\n`
             );
     });
+    app.get('/favicon.ico', { schema: { hide: true } }, async (_req, reply) =>
+        reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(FAVICON_SVG)
+    );
     const hasUi = uiDir !== null && existsSync(join(uiDir, 'index.html'));
     if (hasUi) {
         await app.register(fastifyStatic, { root: uiDir, wildcard: false, index: false, maxAge: '1h' });

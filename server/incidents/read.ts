@@ -198,7 +198,12 @@ export async function openIncidentsOf(db: Db, monitorIds: number[]): Promise<Map
     const out = new Map<number, OpenIncidentRef>();
     if (monitorIds.length === 0) return out;
     const rows = await db
-        .select({ monitorId: monitorStates.monitorId, id: incidents.id, openedAt: incidents.openedAt })
+        .select({
+            monitorId: monitorStates.monitorId,
+            id: incidents.id,
+            openedAt: incidents.openedAt,
+            acknowledgedBy: incidents.acknowledgedBy,
+        })
         .from(monitorStates)
         .innerJoin(
             incidents,
@@ -209,7 +214,11 @@ export async function openIncidentsOf(db: Db, monitorIds: number[]): Promise<Map
         const known = out.get(r.monitorId);
         // A chain halt wins over the member's own (never announced) one: it opened first and is what was sent.
         if (!known || r.openedAt.toISOString() < known.opened_at)
-            out.set(r.monitorId, { id: r.id, opened_at: r.openedAt.toISOString() });
+            out.set(r.monitorId, {
+                id: r.id,
+                opened_at: r.openedAt.toISOString(),
+                acknowledged_by: r.acknowledgedBy,
+            });
     }
     return out;
 }

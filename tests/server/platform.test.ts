@@ -53,6 +53,13 @@ describe('platform', () => {
         expect(res.body).toContain('"apiUrl":"/api"');
     });
 
+    it('serves an icon at /favicon.ico, where every browser asks for one', async () => {
+        const res = await t.app.inject({ url: '/favicon.ico' });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-type']).toBe('image/svg+xml');
+        expect(res.body).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    });
+
     it('serves /config.js without an error in the log', async () => {
         const before = t.logs.length;
         const res = await t.app.inject({ url: '/config.js' });

@@ -5,7 +5,11 @@ import { type Expect, type Same, timestamp } from './answers';
 /** /api/incidents (common/incidents.ts). */
 const id = z.number().int();
 
-export const openIncidentRef = z.object({ id: z.string(), opened_at: timestamp });
+export const openIncidentRef = z.object({
+    id: z.string(),
+    opened_at: timestamp,
+    acknowledged_by: z.string().nullable(),
+});
 
 const timelineEntry = z.object({
     at: timestamp,

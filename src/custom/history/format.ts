@@ -25,13 +25,22 @@ export function formatUptime(percent: number | null | undefined): string {
 }
 
 /**
- * `Full in 12 days`, `Full in less than a day`, or `Not growing` (null: flat or shrinking); `No projection` when the
- * server sent none (not N/A, which the spec keeps for a missing usage figure in the same row).
+ * `Full in 12 days`, `Full in about 7 h (at 18:40)` within a day (the hour is what an operator plans against), or
+ * `Not growing` (null: flat or shrinking); `No projection` when the server sent none (not N/A, which the spec keeps
+ * for a missing usage figure in the same row).
  */
-export function formatDaysUntilFull(days: number | null | undefined): string {
+export function formatDaysUntilFull(days: number | null | undefined, now = new Date()): string {
     if (days === undefined || (days !== null && !Number.isFinite(days))) return 'No projection';
     if (days === null) return 'Not growing';
-    if (days < 1) return 'Full in less than a day';
+    if (days < 1) {
+        const minutes = Math.max(1, Math.round(days * 24 * 60));
+        const at = new Date(now.getTime() + minutes * 60_000).toLocaleTimeString(undefined, {
+            hour: '2-digit',
+            minute: '2-digit',
+        });
+        const span = minutes < 60 ? `${minutes} min` : `${Math.round(minutes / 60)} h`;
+        return `Full in about ${span} (at ${at})`;
+    }
     const whole = Math.floor(days);
     return `Full in ${whole} ${whole === 1 ? 'day' : 'days'}`;
 }

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { incidents, outbox } from '../../../server/db/schema';
+import { incidents, monitorStates, outbox } from '../../../server/db/schema';
 import { CHANNELS } from '../../../server/notify/channels';
 import { parsePayload, toRecord } from '../../../server/notify/record';
 import { createWorld, type World } from '../config-fixtures';
@@ -225,6 +225,24 @@ it('acknowledges once, with a note, telling each linked channel; a second time o
     expect((await w.audit()).map((a) => a.message)).toContain(
         'Incident 11111111 acknowledged by alice (console): Restarting the node'
     );
+});
+
+it("says on the monitor's open incident who acknowledged it, for the dashboard row", async () => {
+    const monitorId = (
+        await w.call('POST', '/api/monitors', w.admin.access, {
+            configuration_id: cfg,
+            name: 'acked',
+            type: 'urlCheck',
+            configuration_object: '{"address":"http://127.0.0.1:9/"}',
+        })
+    ).json().id as number;
+    const id = '66666666-0000-4000-8000-000000000006';
+    await seedIncident(id, w.acme, cfg, monitorId, base + 70 * MIN);
+    await w.t.app.ctx.db.insert(monitorStates).values({ monitorId, state: { alert: { incidentId: id } } });
+    const ref = async () => (await w.call('GET', `/api/monitors/${monitorId}`, w.admin.access)).json().incident;
+    expect(await ref()).toEqual({ id, opened_at: new Date(base + 70 * MIN).toISOString(), acknowledged_by: null });
+    expect((await w.call('POST', `/api/incidents/${id}/ack`, w.admin.access)).statusCode).toBe(200);
+    expect(await ref()).toMatchObject({ id, acknowledged_by: 'alice' });
 });
 
 it('tells an acknowledgement made with an API token from one made in the console', async () => {

@@ -19,6 +19,7 @@ const PUBLIC = new Set([
     '/api/logout',
     '/api/health',
     '/config.js',
+    '/favicon.ico',
     '/api/logs',
     '/api/openapi.json',
 ]);

@@ -49,7 +49,7 @@ describe('server disk history', () => {
         await waitFor(() => expect(spanOf(diskCalls().at(-1)?.url ?? '')).toBe(30 * 24 * 3_600_000));
     });
 
-    it('reads "Full in less than a day" and "Full in 1 day" for disks about to fill', async () => {
+    it('reads "Full in about N h (at HH:MM)" and "Full in 1 day" for disks about to fill', async () => {
         stubApi(
             routes({
                 'GET /api/servers/7/disk-history': {
@@ -67,9 +67,15 @@ describe('server disk history', () => {
             })
         );
         renderApp('/servers/7');
-        expect(await screen.findByRole('figure', { name: 'Disk /' })).toHaveTextContent(
-            '99% used · Full in less than a day'
-        );
+        // 0.4 days: about 10 hours from now, and the time it comes to (read either side of the render).
+        const at = () =>
+            new Date(Date.now() + 0.4 * 24 * 3_600_000).toLocaleTimeString(undefined, {
+                hour: '2-digit',
+                minute: '2-digit',
+            });
+        const before = at();
+        const text = (await screen.findByRole('figure', { name: 'Disk /' })).textContent;
+        expect([before, at()].map((t) => `Disk /99% used · Full in about 10 h (at ${t})`)).toContain(text);
         expect(screen.getByRole('figure', { name: 'Disk /var' })).toHaveTextContent('No reading · Full in 1 day');
     });
 });

@@ -182,7 +182,7 @@ describe('incidents', () => {
         expect(screen.queryByRole('button', { name: 'Add note' })).not.toBeInTheDocument();
     });
 
-    it('links a failing monitor on the dashboard to its open incident, with how long it has lasted', {
+    it('links a failing monitor on the dashboard to its open incident, with how long it has lasted and who acked it', {
         timeout: 45_000,
     }, async () => {
         const since = new Date(Date.now() - 5 * 60_000).toISOString();
@@ -199,7 +199,18 @@ describe('incidents', () => {
                         last_check: since,
                         server: { id: 3, name: 'val-1', address: 'http://10.0.0.3' },
                         configuration: { id: 2, name: 'Cosmos Hub', chain: 'cosmoshub' },
-                        incident: { id: open.id, opened_at: since },
+                        incident: { id: open.id, opened_at: since, acknowledged_by: null },
+                    },
+                    {
+                        id: 8,
+                        name: 'Sign misses',
+                        type: 'signMissCheck',
+                        status: false,
+                        last_error: 'Missed 12 of the last 100 blocks',
+                        last_check: since,
+                        server: { id: 3, name: 'val-1', address: 'http://10.0.0.3' },
+                        configuration: { id: 2, name: 'Cosmos Hub', chain: 'cosmoshub' },
+                        incident: { id: 'acked-incident', opened_at: since, acknowledged_by: 'alice' },
                     },
                 ],
             },
@@ -209,7 +220,10 @@ describe('incidents', () => {
             'GET /api/notification-channels': { body: [] },
         });
         renderApp('/');
-        const link = await screen.findByRole('link', { name: 'Incident open for 5 min' });
+        const [link] = await screen.findAllByRole('link', { name: 'Incident open for 5 min' });
         expect(link).toHaveAttribute('href', `/incidents/${open.id}`);
+        // Someone is on the second one: its row says who, the first says nothing of the kind.
+        expect(screen.getByRole('row', { name: /Sign misses/ })).toHaveTextContent('acked by alice');
+        expect(screen.getByRole('row', { name: /Block height/ })).not.toHaveTextContent('acked by');
     });
 });
