@@ -46,6 +46,20 @@ export function inputProblem(value: unknown, depth = 0): string | null {
     return null;
 }
 
+/**
+ * JSON text is stored as sent, so an escaped NUL (`\u0000`) would pass as text and come back as a NUL once parsed:
+ * in the company's export, whose re-import then fails.
+ */
+function jsonTextProblem(text: string): string | null {
+    if (textDepth(text) > MAX_JSON_DEPTH) return DEPTH_MESSAGE;
+    if (!/u0000/i.test(text)) return null;
+    try {
+        return inputProblem(JSON.parse(text), 1);
+    } catch {
+        return null; // not JSON: the route names that
+    }
+}
+
 function fieldProblems(values: unknown, jsonText: (key: string) => boolean): Record<string, string> | null {
     if (values === null || typeof values !== 'object') {
         const problem = inputProblem(values);
@@ -55,9 +69,7 @@ function fieldProblems(values: unknown, jsonText: (key: string) => boolean): Rec
         const field = key.includes(NUL) ? 'body' : key;
         if (field === 'body') return { body: `A field name ${NUL_MESSAGE}` };
         let problem = inputProblem(value, 1);
-        if (!problem && typeof value === 'string' && jsonText(key) && textDepth(value) > MAX_JSON_DEPTH) {
-            problem = DEPTH_MESSAGE;
-        }
+        if (!problem && typeof value === 'string' && jsonText(key)) problem = jsonTextProblem(value);
         if (problem) return { [field]: `${field} ${problem}` };
     }
     return null;

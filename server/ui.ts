@@ -35,6 +35,8 @@ export async function registerUi(app: FastifyInstance): Promise<void> {
         if (
             path.startsWith('/api/') ||
             path === '/api' ||
+            // Without METRICS_TOKEN the page does not exist: Prometheus gets a 404, not the console's page.
+            path === '/metrics' ||
             req.method !== 'GET' ||
             !hasUi ||
             /\.[a-z0-9]+$/i.test(path)

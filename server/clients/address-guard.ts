@@ -19,6 +19,7 @@ for (const ip of [
     '169.254.170.23', // AWS EKS pod identity
     '169.254.169.123', // AWS time sync, same host as the metadata service
     '100.100.100.200', // Alibaba Cloud metadata
+    '168.63.129.16', // Azure platform endpoint (WireServer: instance configuration and extensions)
 ]) {
     ALWAYS_REFUSED.addAddress(ip, 'ipv4');
 }
@@ -77,7 +78,27 @@ function embeddedIpv4(ipv6: string): string | null {
     return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
 }
 
-/** `10.0.0.0/8` → its parts, or a sentence saying what is wrong with it. */
+/** IPv6 space whose addresses reach IPv4 ones (mapped, compatible, NAT64): judged as IPv4, never opened as IPv6. */
+const EMBEDDING_IPV4: [string, number][] = [
+    ['::ffff:0:0', 96],
+    ['::', 96],
+    ['64:ff9b::', 96],
+];
+const EMBEDDING = new BlockList();
+for (const [net, bits] of EMBEDDING_IPV4) EMBEDDING.addSubnet(net, bits, 'ipv6');
+
+/** Whether an IPv6 range shares addresses with the IPv4-embedding space (`::/0` covers all of it). */
+function coversEmbeddedIpv4(address: string, prefix: number): boolean {
+    if (EMBEDDING.check(address, 'ipv6')) return !(address === '::1' && prefix === 128);
+    const range = new BlockList();
+    range.addSubnet(address, prefix, 'ipv6');
+    return EMBEDDING_IPV4.some(([net]) => range.check(net, 'ipv6'));
+}
+
+/**
+ * `10.0.0.0/8` → its parts, or a sentence saying what is wrong with it. An IPv6 range over IPv4-mapped space is
+ * refused: an IPv4 address is checked against it as `::ffff:a.b.c.d`, so `::/0` would open all of IPv4 and loopback.
+ */
 export function parseCidr(text: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | string {
     const m = /^([^/\s]+)\/(\d{1,3})$/.exec(text.trim());
     if (!m) return `${text} is not a CIDR range such as 10.0.0.0/8 or fd00::/8`;
@@ -87,6 +108,9 @@ export function parseCidr(text: string): { address: string; prefix: number; fami
     const prefix = Number(m[2]);
     const max = family === 4 ? 32 : 128;
     if (prefix > max) return `${text} has a prefix longer than /${max}`;
+    if (family === 6 && coversEmbeddedIpv4(address, prefix)) {
+        return `${text} covers IPv4-mapped addresses; list IPv4 ranges as IPv4 (such as 10.0.0.0/8) and IPv6 ranges outside ::/96, ::ffff:0:0/96 and 64:ff9b::/96`;
+    }
     return { address, prefix, family: family === 4 ? 'ipv4' : 'ipv6' };
 }
 

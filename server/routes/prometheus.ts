@@ -20,6 +20,8 @@ export const prometheusRoutes: FastifyPluginAsyncZod = async (app) => {
     const metrics = createPrometheus(app.ctx);
     const response = { ...answers({}, 401), 200: { content: { 'text/plain': { schema: page } } } };
     app.get('/metrics', { schema: { response } }, async (req, reply) => {
+        // Per-monitor state is no business of any cache between Prometheus and the console.
+        reply.header('Cache-Control', 'no-store');
         const given = bearer(req);
         // Compared as digests: equal lengths for timingSafeEqual, and no timing hint of the token's length.
         if (!given || !timingSafeEqual(digest(given), digest(expected))) {

@@ -1,3 +1,4 @@
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -21,6 +22,9 @@ import { type Change, mutate, sentence } from './mutate';
 import { answers, apiError } from './responses/answers';
 import { service } from './responses/entities';
 import { idParams, readOnlyFields } from './schemas';
+
+/** Service tests a user may run a minute. */
+export const TESTS_PER_MINUTE = 10;
 
 const monitorRef = z.object({ id: z.number().int(), name: z.string(), type: z.string() });
 /** What a delete takes along (the monitors created with the service) and what it leaves without data. */
@@ -120,10 +124,25 @@ export const serviceRoutes: FastifyPluginAsyncZod = async (app) => {
         { schema: { params: idParams, response: answers({ 200: dependents }, 400, 401, 404) } },
         async (req) => serviceDependents(app.ctx.db, scope(req), req.params.id)
     );
+    // Any user may probe, so probes are counted per user: otherwise one read-only account fans out to the node.
+    // Counted once the id is valid: a malformed request reaches no node.
+    await app.register(rateLimit, { global: false, hook: 'preHandler' });
+    const testLimit = {
+        max: TESTS_PER_MINUTE,
+        timeWindow: 60_000,
+        keyGenerator: (req: FastifyRequest) => `service-test:${req.actor?.id ?? req.ip}`,
+        errorResponseBuilder: (_req: unknown, ctx: { after: string }) => ({
+            statusCode: 429,
+            message: `Too many service tests, try again in ${ctx.after}`,
+        }),
+    };
     // The UI reads only the status code (spec §4: 200 counts as success); a service that does not answer is a 502.
     app.get(
         '/api/services/:id/test',
-        { schema: { params: idParams, response: { 200: probe, default: probe } } },
+        {
+            schema: { params: idParams, response: { 200: probe, default: probe } },
+            config: { rateLimit: testLimit },
+        },
         async (req, reply) => {
             const { service, companyId } = await findService(app.ctx.db, scope(req), req.params.id);
             const policy = await app.ctx.egress.forCompany(companyId);

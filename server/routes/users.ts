@@ -35,9 +35,20 @@ const change = (req: FastifyRequest, user: User, event: Change['event'], verb: s
     companyId: user.company_id,
 });
 
+/**
+ * A user made or changed with a token could sign in and mint tokens, or hold more power than the token (a super
+ * admin made by a write token); so changing users needs a signed-in session.
+ */
+async function requireSessionToWrite(req: FastifyRequest): Promise<void> {
+    if (req.actor?.apiToken && req.method !== 'GET' && req.method !== 'HEAD') {
+        throw forbidden('API tokens cannot create or change users; sign in to the console');
+    }
+}
+
 /** Users: super admins only. List answers `{results}`; the password never leaves the server. */
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     app.addHook('onRequest', requireSuperAdmin);
+    app.addHook('onRequest', requireSessionToWrite);
     app.get(
         '/api/users',
         {
