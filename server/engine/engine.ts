@@ -293,10 +293,17 @@ export class Engine {
         const failed = judged.verdict.level === 'error';
         const succeededAt = failed ? (this.observed.get(id)?.succeededAt ?? null) : now;
         this.observed.set(id, { checkedAt: now, succeededAt, durationMs, level: judged.verdict.level });
+        // A node stopped at a planned upgrade height is where it should be: its row says so, as a warning.
+        const waiting = target.type === 'blockCheck' ? this.upgradeHolds.waitingAt(id) : null;
         const record: CheckRecord = {
             target,
-            status: judged.verdict.level !== 'error',
-            lastError: judged.verdict.level === 'ok' ? null : (judged.verdict.message ?? 'Unknown problem'),
+            status: judged.verdict.level !== 'error' || waiting !== null,
+            lastError:
+                judged.verdict.level === 'ok'
+                    ? null
+                    : waiting
+                      ? `Waiting at upgrade height ${waiting.height} (plan ${waiting.name})`
+                      : (judged.verdict.message ?? 'Unknown problem'),
             checkedAt: new Date(now),
             state,
             transition: next,
@@ -321,9 +328,21 @@ export class Engine {
         };
         this.writer.record(record);
         if (next.change) {
-            const level =
-                judged.verdict.level === 'error' ? 'error' : judged.verdict.level === 'warning' ? 'warn' : 'info';
-            this.log[level](`[${target.configuration.name}] ${target.name} (${target.type}): ${next.change}`);
+            // What a target does is no fault of the console: a failing target is a warning, a planned hold or a
+            // recovery information, each with a `target` field; error is kept for the console's own faults.
+            const level = judged.verdict.level === 'ok' || next.expected ? 'info' : 'warn';
+            this.log[level](
+                {
+                    target: {
+                        monitor_id: id,
+                        monitor: target.name,
+                        type: target.type,
+                        configuration: target.configuration.name,
+                        server: target.server?.name ?? null,
+                    },
+                },
+                `[${target.configuration.name}] ${target.name} (${target.type}): ${next.change}`
+            );
         } else {
             this.log.debug(`[${target.configuration.name}] ${target.name}: ${judged.verdict.level}`);
         }

@@ -97,6 +97,8 @@ export interface Transition {
      * or closes is still recorded, so an outage inside a silence is an incident from the moment it began.
      */
     held?: Notification;
+    /** A planned state the target is in (an upgrade hold), not a problem of it: its change is logged at info. */
+    expected?: boolean;
 }
 
 export const INITIAL_ALERT_STATE: AlertState = {

@@ -39,8 +39,13 @@ export type HoldHook = (
 
 export class UpgradeHolds {
     private readonly plans = new Map<number, ConfigPlan>();
-    /** blockCheck monitor id → the height it is held at. */
-    private readonly held = new Map<number, number>();
+    /** blockCheck monitor id → the plan it is held at. */
+    private readonly held = new Map<number, { name: string; height: number }>();
+
+    /** The plan a blockCheck is held at, for its row ("Waiting at upgrade height H (plan NAME)"); null when none. */
+    waitingAt(monitorId: number): { name: string; height: number } | null {
+        return this.held.get(monitorId) ?? null;
+    }
 
     /** What the configuration's upgradeWatch read last: its plan, or null when none is scheduled. */
     setPlan(configId: number, plan: { name: string; height: number } | null, graceMs: number, nowMs: number): void {
@@ -62,9 +67,9 @@ export class UpgradeHolds {
     /** The hook the chain-halt code consults for each blockCheck: a held transition, or null for the usual one. */
     readonly adjust: HoldHook = (target, height, verdict, prev, next, nowMs) => {
         const heldAt = this.held.get(target.id);
-        if (heldAt !== undefined && height !== null && height > heldAt) {
+        if (heldAt !== undefined && height !== null && height > heldAt.height) {
             // Past the height: the misses of the halt still count until its miss tolerance period passes.
-            if (verdict.level === 'error') return hold(prev, next, null);
+            if (verdict.level === 'error') return hold(prev, null, null);
             this.held.delete(target.id);
             return null;
         }
@@ -85,10 +90,14 @@ export class UpgradeHolds {
             this.held.delete(target.id);
             return null;
         }
-        this.held.set(target.id, plan.height);
-        if (plan.announced) return hold(prev, next, null);
+        // Holding is one change of the monitor: told in the audit and the log once, not at every poll.
+        const change = this.held.has(target.id)
+            ? null
+            : `Waiting at upgrade height ${plan.height} (plan ${plan.name}): alerts held back${next.change ? ` (${next.change})` : ''}`;
+        this.held.set(target.id, { name: plan.name, height: plan.height });
+        if (plan.announced) return hold(prev, change, null);
         plan.announced = true;
-        return hold(prev, next, {
+        return hold(prev, change, {
             kind: 'upgrade-height',
             incidentId: randomUUID(),
             since: plan.reachedAt,
@@ -97,8 +106,10 @@ export class UpgradeHolds {
     };
 }
 
-const hold = (prev: AlertState, next: Transition, notification: Transition['notification']): Transition => ({
+/** A planned stop, not a fault of the target: `expected` keeps its one log line at info. */
+const hold = (prev: AlertState, change: string | null, notification: Transition['notification']): Transition => ({
     state: prev,
     notification,
-    change: next.change ? `${next.change} (held back: upgrade height reached)` : null,
+    change,
+    expected: true,
 });

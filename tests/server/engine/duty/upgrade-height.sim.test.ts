@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { monitors, servers, services } from '../../../../server/db/schema';
+import { auditEntries, monitors, servers, services } from '../../../../server/db/schema';
 import { type ChainSim, startChainSim } from '../../../../tools/chain-sim';
 import { type FakeTelegram, startFakeTelegram } from '../../../support/fake-telegram';
 import { createTestApp, seedCompany, type TestApp } from '../../helpers';
@@ -83,20 +83,36 @@ it('upgrade height reached with three nodes: one message, no block alerts; a nod
         return r.length === 4 && r.every((m) => m.lastCheck && m.status && m.lastError === null);
     });
     const height = sim.chain.height + 20;
+    const logsBefore = t.logs.length;
     sim.control.scheduleUpgrade({ name: 'v2.0.0', height });
     await waitFor('the upgrade notice', () => texts().length >= 1);
     expect(texts()[0]).toMatch(/^📅 <b>UPGRADE SCHEDULED<\/b> Upgrades\n/);
     expect(texts()[0]).toContain(`Notice: Upgrade "v2.0.0" scheduled at height ${height}, `);
     expect(texts()[0]).toMatch(/expected around \S+Z \(in about \d+ s\); the node runs v0\.50\.9/);
 
+    // Stopped where the plan says, the rows say what they wait for instead of a bare Error.
+    const waiting = `Waiting at upgrade height ${height} (plan v2.0.0)`;
     await waitFor(
-        'every node in Error at the height',
-        async () => (await blockRows()).every((m) => m.status === false),
+        'every node waiting at the height',
+        async () => (await blockRows()).every((m) => m.status === true && m.lastError === waiting),
         30_000
     );
     await waitFor('the height message', () => texts().length >= 2);
-    // Outbox passes run each second: anything else queued by three failing nodes would show by now.
+    // Outbox passes run each second: anything else queued by three failing nodes would show by now; each node is
+    // polled every second meanwhile.
     await new Promise((r) => setTimeout(r, 2500));
+    // The hold is one change per node: one audit row each, and nothing at warn or above in the log.
+    const audit = await db.select().from(auditEntries).where(eq(auditEntries.configurationId, first.configurationId));
+    const blockIds = (await blockRows()).map((m) => m.id);
+    for (const id of blockIds) {
+        const mine = audit.filter((a) => a.monitorId === id).map((a) => a.message);
+        expect(mine).toHaveLength(1);
+        expect(mine[0]).toContain(`Waiting at upgrade height ${height} (plan v2.0.0): alerts held back`);
+    }
+    const holdLines = t.logs.slice(logsBefore).filter((l) => l.includes('height node-'));
+    expect(holdLines.filter((l) => /"level":(40|50|60)/.test(l))).toEqual([]);
+    expect(holdLines.filter((l) => l.includes('Waiting at upgrade height'))).toHaveLength(3);
+    expect(holdLines.every((l) => l.includes('"target":{'))).toBe(true);
     expect(headings()).toEqual(['UPGRADE SCHEDULED', 'UPGRADE HEIGHT REACHED']);
     expect(texts()[1]).toMatch(/^⏸️ <b>UPGRADE HEIGHT REACHED<\/b> cosmoshub\n/);
     expect(texts()[1]).toContain(
