@@ -176,7 +176,7 @@ const CASES: Case[] = [
         ],
         secret: { label: 'Secret (secret)', value: 'browser-secret' },
         refuse: () => hook.script.push({ status: 403, body: 'signature rejected' }),
-        refusal: 'The webhook answered HTTP 403: signature rejected',
+        refusal: 'The webhook answered HTTP 403',
         arrived: () => hook.received.length,
         check: () => {
             const got = hook.received.at(-1);
@@ -217,7 +217,7 @@ const CASES: Case[] = [
         accept: () => {
             smtp.refuseRecipients = undefined;
         },
-        refusal: 'The SMTP server: 550 No such user here',
+        refusal: 'The SMTP server answered 550: it refused the mailbox (unknown or not allowed)',
         arrived: () => smtp.mails.length,
         check: () => {
             const mail = smtp.mails.at(-1);

@@ -72,6 +72,49 @@ async function resolveHost(ctx: NotifyContext, host: string): Promise<{ address:
     return first ? { address: first.address } : { refused: `${host} has no address` };
 }
 
+/** What the SMTP reply codes mean, in our words (RFC 5321, 4954). */
+const REPLY_MEANING: Record<number, string> = {
+    421: 'is not available now',
+    450: 'could not use the mailbox now',
+    451: 'failed on its side',
+    452: 'is out of storage',
+    454: 'could not authenticate now',
+    500: 'did not understand a command',
+    501: 'refused a command argument',
+    502: 'does not implement a command',
+    503: 'refused the command order',
+    504: 'does not support a parameter',
+    521: 'accepts no mail',
+    530: 'requires authentication',
+    534: 'requires a stronger authentication mechanism',
+    535: 'refused the username or password',
+    538: 'requires encryption for authentication',
+    550: 'refused the mailbox (unknown or not allowed)',
+    551: 'refused the recipient (not local)',
+    552: 'refused the message size',
+    553: 'refused the mailbox name',
+    554: 'refused the transaction',
+    556: 'refused the domain',
+};
+
+/**
+ * A failed send as the console tells it: the reply code, its enhanced status code and a meaning of our own, or
+ * nodemailer's error code. The server's own text (its greeting, its replies) is never shown: whatever listens at
+ * the host chose it.
+ */
+function smtpFailure(e: { code?: string; responseCode?: number; response?: string }): string {
+    if (e.code === 'EPROTOCOL' && (e.responseCode === undefined || e.responseCode < 400))
+        return 'did not answer as an SMTP server (EPROTOCOL)';
+    if (e.responseCode !== undefined && e.responseCode >= 400 && e.responseCode < 600) {
+        const enhanced = /^\d{3}[ -]([245]\.\d{1,3}\.\d{1,3})\b/.exec(e.response ?? '')?.[1];
+        const meaning = REPLY_MEANING[e.responseCode] ?? (e.responseCode < 500 ? 'failed for now' : 'refused');
+        return `answered ${e.responseCode}${enhanced ? ` ${enhanced}` : ''}: it ${meaning}`;
+    }
+    if (e.code === 'EAUTH') return 'refused the username or password (EAUTH)';
+    if (e.code === 'ETLS') return 'failed the TLS handshake (ETLS)';
+    return `failed (${/^E[A-Z]{1,20}$/.test(e.code ?? '') ? e.code : 'unknown error'})`;
+}
+
 const NETWORK = ['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
 
 export const email: ChannelDefinition<Mail> = {
@@ -128,13 +171,13 @@ export const email: ChannelDefinition<Mail> = {
             });
             return { outcome: 'accepted' };
         } catch (err) {
-            const e = err as { code?: string; responseCode?: number; response?: string; message?: string };
-            const said = (e.response ?? e.message ?? 'failed').replace(/[\r\n]+/g, ' ').slice(0, 300);
-            const error = `The SMTP server: ${said}`;
+            const e = err as { code?: string; responseCode?: number; response?: string };
+            const said = smtpFailure(e);
+            const error = `The SMTP server ${said}`;
             if (e.responseCode === undefined && e.code && NETWORK.includes(e.code))
                 return {
                     outcome: 'transient',
-                    error: `The SMTP server could not be reached: ${said}`,
+                    error: `The SMTP server could not be reached (${e.code})`,
                     unreachable: true,
                 };
             // 4xx is "try again later"; 5xx and a refused login are final.

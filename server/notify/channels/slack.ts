@@ -3,6 +3,27 @@ import { plainMessage, titleOf } from './plain';
 import { setting } from './settings';
 import type { ChannelConfig, ChannelDefinition } from './types';
 
+/** The error codes Slack's incoming webhooks answer with (api.slack.com/messaging/webhooks#handling_errors). */
+const SLACK_ERRORS = new Set([
+    'invalid_payload',
+    'user_not_found',
+    'channel_not_found',
+    'channel_is_archived',
+    'action_prohibited',
+    'posting_to_general_channel_denied',
+    'too_many_attachments',
+    'no_service',
+    'no_service_id',
+    'no_team',
+    'team_disabled',
+    'invalid_token',
+    'no_text',
+    'missing_text_or_fallback_or_attachments',
+    'rate_limited',
+    'request_timeout',
+    'internal_error',
+]);
+
 /** Incoming-webhook body: `text` is the notification fallback, `blocks` what the channel shows. */
 interface SlackMessage {
     text: string;
@@ -69,9 +90,9 @@ export const slack: ChannelDefinition<SlackMessage> = {
             return unreachable(err, 'Slack');
         }
         if (res.status >= 200 && res.status < 300) return { outcome: 'accepted' };
-        // Slack answers its errors as plain text: invalid_payload, invalid_token, no_service, channel_is_archived, ….
-        const said = res.text.trim().slice(0, 200);
-        const error = said && !said.startsWith('<') ? `Slack: ${said}` : `Slack answered HTTP ${res.status}`;
+        // Slack answers its errors as one plain-text code; only those are named, never any other body.
+        const said = res.text.trim();
+        const error = SLACK_ERRORS.has(said) ? `Slack: ${said}` : `Slack answered HTTP ${res.status}`;
         return classifyStatus(res.status, error, retryAfterHeader(res.headers));
     },
     probe: (ctx, config) => probeHttp(ctx, setting(config, 'webhook_url')),

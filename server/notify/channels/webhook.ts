@@ -1,5 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { snippet } from '../../clients/http';
 import { deliveryNoticeText } from '../delivery-notice';
 import { isDeliveryNotice, type NotificationRecord } from '../record';
 import { classifyStatus, plain, probeHttp, retryAfterHeader, unreachable } from './common';
@@ -187,8 +186,8 @@ export const webhook: ChannelDefinition<Unsent> = {
             return unreachable(err, 'The webhook');
         }
         if (res.status >= 200 && res.status < 300) return { outcome: 'accepted' };
-        const said = snippet(res.text, 200);
-        const error = `The webhook answered HTTP ${res.status}${said ? `: ${said}` : ''}`;
+        // The receiver's body is never shown: it is whatever the URL's owner chose to answer.
+        const error = `The webhook answered HTTP ${res.status}`;
         return classifyStatus(res.status, error, retryAfterHeader(res.headers));
     },
     probe: (ctx, config) => probeHttp(ctx, setting(config, 'url')),

@@ -95,7 +95,8 @@ describe('a channel that cannot deliver for 15 minutes', () => {
         });
         expect(notice.message).toContain('Company: Tenant Co');
         expect(notice.message).toContain('Channel: Tenant hook (webhook)');
-        expect(notice.message).toContain('Last error: The webhook answered HTTP 500: upstream broken');
+        expect(notice.message).toContain('Last error: The webhook answered HTTP 500');
+        expect(notice.message).not.toContain('upstream broken');
         expect(notice.message).toContain('Not delivering since: ');
         expect(notice.message).not.toContain('webhook-secret');
 
