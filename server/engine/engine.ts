@@ -4,7 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context';
 import { monitorStates } from '../db/schema';
 import type { ReadResult } from './check';
-import { ReadThread } from './readers';
+import { ReadThread, type SourcedReading } from './readers';
+import { NO_FRESH_SOURCE, type SourceUsed, sourceText } from './chain-sources';
 import { ChainHalts } from './chain-halt';
 import { CHECKS } from './checks';
 import { errorText, numberSetting } from './checks/common';
@@ -38,6 +39,8 @@ export interface EngineOptions {
 }
 
 const MAX_TIMEOUT_MS = 15_000;
+/** A duty monitor that sees no fresh source of its chain warns this long, then is in Error. */
+export const BLIND_GRACE_MS = 60_000;
 
 /** The latest check of a monitor, kept in memory for the Prometheus page (times in ms since epoch). */
 export interface Observation {
@@ -241,7 +244,7 @@ export class Engine {
         const intervalMs = intervalMsOf(target);
         const timeoutMs = Math.max(2000, Math.min(MAX_TIMEOUT_MS, intervalMs));
         const startedAt = performance.now();
-        const reading = await this.read(target, timeoutMs);
+        const { reading, source } = await this.read(target, timeoutMs);
         if (this.controller.signal.aborted) return;
         const durationMs = performance.now() - startedAt;
         const now = Date.now();
@@ -250,14 +253,30 @@ export class Engine {
         }
         const prev = this.states.get(id) ?? { alert: INITIAL_ALERT_STATE, memory: undefined };
         let judged: ReturnType<typeof check.evaluate>;
-        try {
-            judged = check.evaluate(prev.memory, reading, target.settings, now);
-        } catch (err) {
-            judged = {
-                memory: prev.memory,
-                verdict: { level: 'error', message: `The check failed: ${(err as Error).message}` },
-            };
+        // No node of the chain is fresh: the duty check cannot see the chain, which is not the validator's health.
+        const blind = !reading.ok && reading.error.startsWith(NO_FRESH_SOURCE);
+        const blindSince = blind ? (prev.blindSince ?? now) : undefined;
+        if (!reading.ok && blind) {
+            // A monitor already in Error stays there: losing sight of the chain is no recovery.
+            const inError =
+                prev.alert.status === 'alerting' || (prev.alert.status === 'flapping' && prev.alert.failing === true);
+            const level = inError || now - (blindSince ?? now) >= BLIND_GRACE_MS ? 'error' : 'warning';
+            judged = { memory: prev.memory, verdict: { level, message: reading.error } };
+        } else {
+            try {
+                judged = check.evaluate(prev.memory, reading, target.settings, now);
+            } catch (err) {
+                judged = {
+                    memory: prev.memory,
+                    verdict: { level: 'error', message: `The check failed: ${(err as Error).message}` },
+                };
+            }
         }
+        if (source && !source.own && judged.verdict.message)
+            judged = {
+                ...judged,
+                verdict: { ...judged.verdict, message: `${judged.verdict.message}; ${sourceText(source)}` },
+            };
         let next = transition(prev.alert, judged.verdict, check.alertSleepMinutes(target.settings), now, randomUUID);
         if (judged.notice && (!next.notification || next.notification.kind === 'warning')) {
             // The notice tells every link of the plan the warning is about, so it stands for that warning (same id,
@@ -288,7 +307,11 @@ export class Engine {
         );
         next = hush(id, prev.alert, next, judged.verdict.message ?? null, cover, now);
         next = keepSentWarning(prev.alert, next);
-        const state: PersistedState = { alert: next.state, memory: judged.memory };
+        const state: PersistedState = {
+            alert: next.state,
+            memory: judged.memory,
+            ...(blindSince !== undefined ? { blindSince } : {}),
+        };
         this.states.set(id, state);
         const failed = judged.verdict.level === 'error';
         const succeededAt = failed ? (this.observed.get(id)?.succeededAt ?? null) : now;
@@ -315,6 +338,7 @@ export class Engine {
                     latencyMs: Math.round(durationMs * 10) / 10,
                     value: readingValue(target.type, reading, judged.memory),
                     message: judged.verdict.level === 'ok' ? null : (judged.verdict.message ?? null),
+                    source: source?.name ?? null,
                 },
                 disk:
                     target.type === 'nodeExporterDiskSpace' && reading.ok && target.server
@@ -348,7 +372,11 @@ export class Engine {
         }
     }
 
-    private async read(target: MonitorTarget, timeoutMs: number): Promise<ReadResult<unknown>> {
+    /** Reads the monitor's node, or for a duty monitor a fresh source of its chain, and names the source used. */
+    private async read(
+        target: MonitorTarget,
+        timeoutMs: number
+    ): Promise<{ reading: ReadResult<unknown>; source: SourceUsed | null }> {
         // One controller per check, released in `finally`: AbortSignal.any on the engine's long-lived signal keeps
         // every combined signal reachable from it on Node 20.
         const abort = new AbortController();
@@ -382,14 +410,19 @@ export class Engine {
                             bech32Prefix: this.ctx.chains.prefixFor(target.configuration.chain),
                         },
                         policy,
+                        sources: target.sources,
                     },
                     abort.signal
                 ),
                 deadline,
             ]);
-            return { ok: true, value };
+            if (target.sources?.length) {
+                const { sourced, value: measured } = value as SourcedReading;
+                return { reading: { ok: true, value: measured }, source: sourced };
+            }
+            return { reading: { ok: true, value }, source: null };
         } catch (err) {
-            return { ok: false, error: errorText(err) };
+            return { reading: { ok: false, error: errorText(err) }, source: null };
         } finally {
             clearTimeout(timer);
             clearTimeout(abortTimer);

@@ -2,6 +2,8 @@ import { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EgressPolicy } from '../clients/address-guard';
 import { type HttpClient, withPolicy } from '../clients/http';
+import { MONITOR_ROLES } from '../../common/monitor-types';
+import { type ChainSource, chooseSource, type SourceUsed } from './chain-sources';
 import type { CheckContext } from './check';
 import { CHECKS } from './checks';
 import { errorText } from './checks/common';
@@ -14,6 +16,14 @@ export interface ReadRequest {
     chain: CheckContext['chain'];
     /** The monitor's company's allowed networks: every request of the read is made within them. */
     policy: EgressPolicy;
+    /** A validator-duty monitor's ways into its chain (chain-sources.ts); it reads through a fresh one. */
+    sources?: ChainSource[];
+}
+
+/** A duty check's measurement with the source it was read through. */
+export interface SourcedReading {
+    sourced: SourceUsed;
+    value: unknown;
 }
 
 /** Reads a node for one check: the measurement, or a rejection whose message is the check's own sentence. */
@@ -22,8 +32,16 @@ export type Reader = (req: ReadRequest, signal: AbortSignal) => Promise<unknown>
 /** The check's read on this thread, through the one egress client. */
 export const readHere =
     (http: HttpClient): Reader =>
-    ({ policy, ...rest }, signal) =>
-        CHECKS[rest.monitor.type].read({ ...rest, http: withPolicy(http, policy), signal });
+    async ({ policy, sources, ...rest }, signal) => {
+        const check = CHECKS[rest.monitor.type];
+        const client = withPolicy(http, policy);
+        if (!sources?.length || MONITOR_ROLES[rest.monitor.type] !== 'duty')
+            return check.read({ ...rest, http: client, signal });
+        const scope = policy.allowedNetworks.join(',');
+        const chosen = await chooseSource(sources, rest.server?.id ?? null, client, scope);
+        const value = await check.read({ ...rest, services: chosen.services, http: client, signal });
+        return { sourced: chosen.used, value } satisfies SourcedReading;
+    };
 
 export type ToReadThread =
     | { id: number; req: ReadRequest }

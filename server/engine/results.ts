@@ -17,6 +17,8 @@ import type { AlertState, Notification, Transition } from './transitions';
 export interface PersistedState {
     alert: AlertState;
     memory: unknown;
+    /** Since when a duty monitor has seen no fresh source of its chain (absent while it sees one). */
+    blindSince?: number;
 }
 
 export interface CheckRecord {

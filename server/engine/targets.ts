@@ -1,9 +1,11 @@
 import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
-import { parseMonitorSettings } from '../../common/monitor-types';
+import { MONITOR_ROLES, parseMonitorSettings } from '../../common/monitor-types';
+import type { ChainEndpoint } from '../../common/chain-endpoints';
 import type { MonitorType } from '../../common/monitor-types';
 import type { ServiceType } from '../../common/service-types';
 import { openAddress } from '../auth/url-credentials';
 import type { Db } from '../db/client';
+import type { ChainSource } from './chain-sources';
 import { companies, configurations, monitors, servers, services } from '../db/schema';
 
 const PAGE = 1000;
@@ -19,7 +21,7 @@ interface Row {
         serviceId: number | null;
         addressSecret: string | null;
     };
-    c: { id: number; name: string; chain: string; companyId: number };
+    c: { id: number; name: string; chain: string; companyId: number; chainEndpoints: ChainEndpoint[] };
     s: { id: number; name: string; address: string } | null;
     q: EngineQuota;
 }
@@ -45,6 +47,8 @@ export interface MonitorTarget {
     quota?: EngineQuota;
     /** The type of the enabled service the monitor was created with, if any. */
     serviceType?: ServiceType | null;
+    /** A validator-duty monitor's ways into its chain: every server of its configuration, then its chain endpoints. */
+    sources?: ChainSource[];
 }
 
 /**
@@ -74,6 +78,7 @@ export async function loadTargets(
                     name: configurations.name,
                     chain: configurations.chain,
                     companyId: configurations.companyId,
+                    chainEndpoints: configurations.chainEndpoints,
                 },
                 s: { id: servers.id, name: servers.name, address: servers.address },
                 q: {
@@ -101,7 +106,21 @@ export async function loadTargets(
         after = last.m.id;
         await yieldToLoop();
     }
-    const serverIds = [...new Set(rows.map((r) => r.s?.id).filter((id): id is number => id !== undefined))];
+    // Duty monitors read through every enabled server of their configuration, so those servers' services are read too.
+    const dutyConfigurations = [...new Set(rows.filter((r) => MONITOR_ROLES[r.m.type] === 'duty').map((r) => r.c.id))];
+    const chainServers = dutyConfigurations.length
+        ? await db
+              .select({ id: servers.id, name: servers.name, configurationId: servers.configurationId })
+              .from(servers)
+              .where(and(inArray(servers.configurationId, dutyConfigurations), eq(servers.isEnabled, true)))
+              .orderBy(asc(servers.id))
+        : [];
+    const serverIds = [
+        ...new Set([
+            ...rows.map((r) => r.s?.id).filter((id): id is number => id !== undefined),
+            ...chainServers.map((s) => s.id),
+        ]),
+    ];
     const svcRows = serverIds.length
         ? await db
               .select({
@@ -127,6 +146,29 @@ export async function loadTargets(
         list.push({ type: s.type, address });
         byServer.set(s.serverId, list);
     }
+    const sourcesOf = new Map<number, ChainSource[]>();
+    const sourcesFor = (c: Row['c']): ChainSource[] => {
+        const known = sourcesOf.get(c.id);
+        if (known) return known;
+        const list: ChainSource[] = [];
+        for (const srv of chainServers.filter((x) => x.configurationId === c.id)) {
+            const svc = byServer.get(srv.id) ?? [];
+            const rpc = svc.find((v) => v.type === 'rpc')?.address ?? null;
+            const rest = svc.find((v) => v.type === 'rest')?.address ?? null;
+            if (rpc || rest) list.push({ name: srv.name, serverId: srv.id, rpc, rest });
+        }
+        for (const e of c.chainEndpoints) {
+            const name = endpointName(e.address);
+            list.push({
+                name,
+                serverId: null,
+                rpc: e.type === 'rpc' ? e.address : null,
+                rest: e.type === 'rest' ? e.address : null,
+            });
+        }
+        sourcesOf.set(c.id, list);
+        return list;
+    };
     const targets: MonitorTarget[] = [];
     const invalid: { id: number; error: string }[] = [];
     for (const [i, { m, c, s, q }] of rows.entries()) {
@@ -161,10 +203,20 @@ export async function loadTargets(
             services: svc,
             quota: { maxConcurrentChecks: q.maxConcurrentChecks, minIntervalSeconds: q.minIntervalSeconds },
             serviceType: m.serviceId === null ? null : (typeOf.get(m.serviceId) ?? null),
+            ...(MONITOR_ROLES[m.type] === 'duty' ? { sources: sourcesFor(c) } : {}),
         };
         targets.push({ ...target, key: JSON.stringify(target) });
     }
     return { targets, invalid };
+}
+
+/** A chain endpoint as messages name it: its host (and port), without path or query, which may hold a key. */
+function endpointName(address: string): string {
+    try {
+        return new URL(address).host;
+    } catch {
+        return address;
+    }
 }
 
 /** Row counts and latest update times of everything a target is built from; equal fingerprints, equal targets. */

@@ -217,6 +217,7 @@ export interface CheckRow {
     message: string | null;
     latency_ms: number | null;
     value: number | null;
+    source: string | null;
 }
 
 /** The last `limit` checks, oldest first (the status bar draws left to right). */
@@ -224,7 +225,7 @@ export async function lastChecks(db: Db, monitorId: number, limit: number): Prom
     const res = await rowsOf(
         db,
         sql`
-        select t, level, message, latency_ms, value from check_results
+        select t, level, message, latency_ms, value, source from check_results
         where monitor_id = ${monitorId} order by t desc limit ${limit}`
     );
     return (res as unknown as Record<string, unknown>[])
@@ -234,6 +235,7 @@ export async function lastChecks(db: Db, monitorId: number, limit: number): Prom
             message: (x.message as string | null) ?? null,
             latency_ms: round1(x.latency_ms),
             value: num(x.value),
+            source: (x.source as string | null) ?? null,
         }))
         .reverse();
 }

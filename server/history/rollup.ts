@@ -18,6 +18,8 @@ export interface CheckSample {
     latencyMs: number | null;
     value: number | null;
     message: string | null;
+    /** The node a validator-duty check read its chain through; null for the other types. */
+    source?: string | null;
 }
 
 export interface Bucket {

@@ -30,6 +30,8 @@ export interface CheckResult {
     message: string | null;
     latency_ms: number | null;
     value: number | null;
+    /** The node a validator-duty check read the chain through. */
+    source?: string | null;
 }
 
 export interface MountpointHistory {

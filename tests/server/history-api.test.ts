@@ -159,7 +159,14 @@ describe('GET /api/monitors/{id}/checks', () => {
         const results = res.json().results;
         expect(results).toHaveLength(25);
         expect(new Date(results[24].t).getTime()).toBe(now - MIN);
-        expect(results[24]).toEqual({ t: results[24].t, level: 'ok', message: null, latency_ms: 159, value: 1059 });
+        expect(results[24]).toEqual({
+            t: results[24].t,
+            level: 'ok',
+            message: null,
+            latency_ms: 159,
+            value: 1059,
+            source: null,
+        });
         expect(results.find((r: { level: string }) => r.level === 'warning').message).toMatch(/^problem at /);
         expect(
             (await w.call('GET', `/api/monitors/${url}/checks?limit=0`, w.plain.access)).json().errors

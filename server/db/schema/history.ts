@@ -18,6 +18,8 @@ export const checkResults = pgTable(
         value: doublePrecision('value'),
         /** Null when ok: the message is what the check said about a problem. */
         message: text('message'),
+        /** The server or chain endpoint a validator-duty check read through; null for node checks. */
+        source: text('source'),
     },
     (t) => [primaryKey({ columns: [t.monitorId, t.t] })]
 );

@@ -148,7 +148,8 @@ async function read(ctx: CheckContext): Promise<SignMissMeasurement> {
             ? await readBlocks(
                   createCometClient(ctx.http, rpcUrl, ctx.signal),
                   rpcUrl,
-                  `${ctx.monitor.id}|${rpcUrl}`,
+                  // Heights are the chain's, whichever source serves them: a switch of source goes on from the last.
+                  String(ctx.monitor.id),
                   addr.hex
               )
             : null;

@@ -33,6 +33,10 @@ const check = z.object({
     message: z.string().nullable(),
     latency_ms: z.number().nullable(),
     value: z.number().nullable(),
+    source: z
+        .string()
+        .nullable()
+        .describe('The server or chain endpoint a validator-duty check read the chain through; null for node checks'),
 });
 export const lastChecks = z.object({ results: z.array(check) });
 
