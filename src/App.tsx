@@ -19,6 +19,7 @@ import monitors from './resources/monitors';
 import notificationChannels from './resources/notification-channels';
 import servers from './resources/servers';
 import services from './resources/services';
+import statusPages from './resources/status-pages';
 import users from './resources/users';
 
 const Dashboard = lazyNamed(() => import('./custom/dashboard/Dashboard'), 'Dashboard');
@@ -56,6 +57,7 @@ export const AdminApp = ({ dataProvider = defaultDataProvider, authProvider = de
             <Resource name="services" {...services} />
             <Resource name="notification-channels" {...notificationChannels} />
             <Resource name="incidents" {...incidents} />
+            <Resource name="status-pages" {...statusPages} />
             <Resource name="companies" {...companies} />
             <Resource name="users" {...users} />
             <CustomRoutes>

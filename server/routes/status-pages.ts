@@ -14,10 +14,11 @@ import {
     toStatusPage,
     updateStatusPage,
 } from '../status-pages/pages';
+import { publicView } from '../status-pages/public-view';
 import { incidentUpdateBody, listIncidentUpdates, postIncidentUpdate } from '../status-pages/updates';
 import { mutate, sentence } from './mutate';
 import { answers } from './responses/answers';
-import { incidentUpdate, statusPage } from './responses/status-pages';
+import { incidentUpdate, publicStatusAnswer, statusPage } from './responses/status-pages';
 import { idParams } from './schemas';
 
 const incidentParams = z.object({ id: z.string().regex(/^[A-Za-z0-9-]{1,100}$/, 'id must be an incident id') });
@@ -56,6 +57,12 @@ export const statusPageRoutes: FastifyPluginAsyncZod = async (app) => {
         '/api/status-pages/:id',
         { schema: { params: idParams, response: answers({ 200: statusPage }, 400, 401, 404) } },
         async (req) => toStatusPage(key, await findStatusPage(db, scope(req), req.params.id))
+    );
+    // What visitors would see now, for the console's preview (a private page included, without its key).
+    app.get(
+        '/api/status-pages/:id/preview',
+        { schema: { params: idParams, response: answers({ 200: publicStatusAnswer }, 400, 401, 404) } },
+        async (req) => publicView(db, await findStatusPage(db, scope(req), req.params.id))
     );
     app.post(
         '/api/status-pages',

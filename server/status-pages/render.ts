@@ -63,7 +63,6 @@ export function statusHtml(view: PublicStatusAnswer, feedUrl: string): string {
 ${i.updates.map((u) => `<p><strong>${UPDATE_WORD[u.status]}</strong> (${when(u.at)}): ${esc(u.text)}</p>`).join('\n')}</li>`;
     return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="refresh" content="60">
 <title>${esc(view.title)} status</title>
 <link rel="alternate" type="application/atom+xml" title="${esc(view.title)} incidents" href="${esc(feedUrl)}">
 <style>${STYLE}</style></head>

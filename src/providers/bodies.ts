@@ -20,6 +20,16 @@ export const BODY_FIELDS: Record<string, readonly string[]> = {
     services: ['name', 'address', 'is_enabled', 'type', 'server_id'],
     silences: ['monitor_id', 'server_id', 'configuration_id', 'starts_at', 'ends_at', 'reason'],
     'maintenance-windows': ['configuration_id', 'server_id', 'starts_at', 'ends_at', 'repeat_weekly', 'reason'],
+    'status-pages': [
+        'company_id',
+        'slug',
+        'title',
+        'description',
+        'is_public',
+        'access_key',
+        'monitor_ids',
+        'display_names',
+    ],
 };
 
 /** Keeps the resource's body fields; a password is sent only when filled in, never as an empty string. */

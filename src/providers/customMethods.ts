@@ -9,6 +9,7 @@ import type {
     NotificationChannel,
     ServerMetrics,
 } from '../../common/entities';
+import type { IncidentUpdate, PublicStatusAnswer } from '../../common/status-pages';
 import type { ValidatorCard } from '../../common/validator-card';
 import { toBody } from './bodies';
 import type { HttpResponse, RequestOptions } from './httpClient';
@@ -89,6 +90,10 @@ export interface CustomMethods {
     getChains(): Promise<Chain[]>;
     /** GET /incidents/stats: MTTA and MTTR over the incidents the list's `filter` matches. */
     getIncidentStats(filter: Record<string, unknown>): Promise<IncidentStats>;
+    /** GET /status-pages/{id}/preview: what visitors of the page see now. */
+    getStatusPagePreview(pageId: Identifier): Promise<PublicStatusAnswer>;
+    /** GET /incidents/{id}/updates: the public updates posted on an incident, oldest first. */
+    getIncidentUpdates(incidentId: string): Promise<IncidentUpdate[]>;
 }
 
 /**
@@ -146,6 +151,8 @@ export const customMethods: CustomMethods = {
     unsubscribe: logRealtime.unsubscribe,
     getHealth: async () => (await request<ServerHealth>('/health')).json ?? { status: 'unavailable' },
     getIncidentStats: (filter) => getJson('/incidents/stats', { query: { filter: JSON.stringify(filter) } }),
+    getStatusPagePreview: (pageId) => getJson<PublicStatusAnswer>(`/status-pages/${id(pageId)}/preview`),
+    getIncidentUpdates: (incidentId) => getArray<IncidentUpdate>(`/incidents/${id(incidentId)}/updates`),
     getChains: async () => {
         const json = (await authRequest('/chains')).json;
         if (json && typeof json === 'object' && 'chains' in json && Array.isArray(json.chains)) {

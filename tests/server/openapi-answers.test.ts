@@ -290,6 +290,7 @@ describe('OpenAPI document against real answers', () => {
         await call('GET', '/api/status-pages', plain.access, 200);
         await call('GET', `/api/status-pages/${statusPage}`, plain.access, 200);
         await call('GET', `/api/status-pages/${statusPage}`, other.access, 404);
+        await call('GET', `/api/status-pages/${statusPage}/preview`, plain.access, 200);
         await call('PUT', `/api/status-pages/${statusPage}`, alice, 200, { ...pageBody, title: 'Hub validators' });
         await call('POST', `/api/incidents/${incidentId}/updates`, alice, 201, {
             status: 'identified',

@@ -6,6 +6,7 @@ import LanIcon from '@mui/icons-material/Lan';
 import LogoutIcon from '@mui/icons-material/Logout';
 import NotificationsIcon from '@mui/icons-material/Notifications';
 import PeopleIcon from '@mui/icons-material/People';
+import PublicIcon from '@mui/icons-material/Public';
 import ReportProblemIcon from '@mui/icons-material/ReportProblem';
 import TerminalIcon from '@mui/icons-material/Terminal';
 import type { ReactElement } from 'react';
@@ -33,6 +34,7 @@ export const MENU_GROUPS: MenuGroup[] = [
             { label: 'Notification channels', to: '/notification-channels', icon: <NotificationsIcon /> },
             { label: 'Network Status', to: '/network-status', icon: <LanIcon /> },
             { label: 'Incidents', to: '/incidents', icon: <ReportProblemIcon /> },
+            { label: 'Status pages', to: '/status-pages', icon: <PublicIcon /> },
             { label: 'Users', to: '/users', icon: <PeopleIcon />, resource: 'users' },
             { label: 'Company', to: '/companies', icon: <BusinessIcon />, resource: 'companies' },
         ],

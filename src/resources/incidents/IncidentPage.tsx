@@ -9,6 +9,7 @@ import { formatDateTime } from '../../custom/ui/format';
 import { retryUnlessClientError } from '../../custom/ui/retry';
 import { type AccessUser, canAccess } from '../../providers/canAccess';
 import { IncidentActions } from './IncidentActions';
+import { PublicUpdates } from './PublicUpdates';
 import { IncidentStatusChip, incidentSubject, seconds } from './incidentFormat';
 import { LocalDataTable } from '../../custom/ui/LocalDataTable';
 
@@ -143,6 +144,7 @@ export const IncidentPage = () => {
                     />
                 </LocalDataTable>
             </Box>
+            <PublicUpdates incidentId={incident.id} canPost={canAct} />
         </Box>
     );
 };

@@ -26,6 +26,7 @@ describe('layout', () => {
             'Notification channels',
             'Network Status',
             'Incidents',
+            'Status pages',
             'Users',
             'Company',
             'Tail log',
@@ -50,6 +51,7 @@ describe('layout', () => {
                 'Notification channels',
                 'Network Status',
                 'Incidents',
+                'Status pages',
                 'Audit',
                 'Logout',
             ])

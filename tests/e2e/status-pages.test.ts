@@ -1,0 +1,175 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import type { ChainSim } from '../../tools/chain-sim';
+import { startChainSim } from '../../tools/chain-sim';
+import type { Console } from './harness';
+import { ADMIN_PASSWORD, api, openBrowser, signIn, startConsole } from './harness';
+
+/**
+ * A company admin publishes a status page in the console; a browser without a session watches it go down and back
+ * with the incident and its public update, while the badge and the feed follow. The page is axe-clean in both colour
+ * schemes and fits a phone.
+ */
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+let server: Console;
+let admin: Awaited<ReturnType<typeof openBrowser>>;
+let visitor: Awaited<ReturnType<typeof openBrowser>>;
+let page: Page;
+let sim: ChainSim;
+let ops: Awaited<ReturnType<typeof api>>;
+
+beforeAll(async () => {
+    sim = await startChainSim({ blockTimeMs: 500 });
+    server = await startConsole();
+    const root = await api(server.url, 'admin', ADMIN_PASSWORD);
+    const company = await root('POST', '/companies', {
+        name: 'Operators',
+        is_active: true,
+        allowed_networks: ['127.0.0.0/8'],
+    });
+    await root('POST', '/users', {
+        username: 'ops',
+        is_active: true,
+        is_admin: true,
+        is_super_admin: false,
+        company_id: company.id,
+        raw_password: 'ops-password-1',
+    });
+    ops = await api(server.url, 'ops', 'ops-password-1');
+    const cfg = await ops('POST', '/configurations', { name: 'Hub mainnet', chain: 'cosmoshub', is_enabled: true });
+    const srv = await ops('POST', '/servers', {
+        name: 'hub-validator',
+        address: 'http://127.0.0.1',
+        is_enabled: true,
+        configuration_id: cfg.id,
+    });
+    const node = sim.nodes[0];
+    if (!node) throw new Error('no simulated node');
+    await ops('POST', '/services', {
+        name: 'rpc',
+        type: 'rpc',
+        address: node.rpcUrl,
+        is_enabled: true,
+        server_id: srv.id,
+    });
+    await ops('POST', '/monitors', {
+        name: 'Block production',
+        type: 'blockCheck',
+        is_enabled: true,
+        configuration_id: cfg.id,
+        server_id: srv.id,
+        configuration_object: JSON.stringify({
+            miss_tolerance: 2,
+            miss_tolerance_period_seconds: 5,
+            sleep_duration_seconds: 1,
+            alert_sleep_duration_minutes: 10,
+        }),
+    });
+    admin = await openBrowser();
+    visitor = await openBrowser();
+    page = admin.page;
+    await signIn(page, server.url, 'ops', 'ops-password-1');
+});
+afterAll(async () => {
+    await admin?.close();
+    await visitor?.close();
+    await server?.stop();
+    await sim?.close();
+});
+
+/** Reloads the public page (answers are cached for 10 s) until `text` shows. */
+async function waitOnPublicPage(text: string | RegExp) {
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+        await visitor.page.goto(`${server.url}/status/hub-status`);
+        if ((await visitor.page.getByText(text).count()) > 0) return;
+        if (Date.now() > deadline) throw new Error(`the status page never showed ${text}`);
+        await visitor.page.waitForTimeout(2000);
+    }
+}
+
+it('publishes a page that visitors see go down and back, with the public update', { timeout: 240_000 }, async () => {
+    await page.goto(`${server.url}/status-pages`);
+    await page.getByRole('link', { name: 'Add status page' }).click();
+    await page.getByRole('textbox', { name: 'Title' }).fill('Hub validator status');
+    await page.getByRole('textbox', { name: 'Slug' }).fill('hub-status');
+    await page.getByRole('combobox', { name: 'Monitors shown as components' }).click();
+    await page.getByRole('option', { name: 'Block production' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Status page created').waitFor();
+    await page.getByRole('heading', { name: 'Preview' }).waitFor();
+    await page.getByRole('link', { name: '/status/hub-status' }).waitFor();
+
+    await waitOnPublicPage('All systems operational');
+    await visitor.page.getByRole('heading', { name: 'Block production' }).waitFor();
+
+    sim.control.halt(0);
+    await waitOnPublicPage('Block production outage');
+    await visitor.page.getByText('Outage', { exact: true }).waitFor();
+    expect(await (await fetch(`${server.url}/api/public/status/hub-status/badge.svg`)).text()).toContain(
+        'status: down'
+    );
+
+    // The admin tells visitors what is going on, from the incident page.
+    const open = await ops<{ results: { id: string }[] }>('GET', '/incidents?filter={"status":"open"}');
+    await page.goto(`${server.url}/incidents/${open.results[0]?.id}`);
+    await page.getByRole('heading', { name: 'Public updates' }).waitFor();
+    await page.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'Identified' }).click();
+    await page
+        .getByRole('textbox', { name: 'Update for the status pages' })
+        .fill('The node is restarting after a halt.');
+    await page.getByRole('button', { name: 'Post update' }).click();
+    await page.getByText('Public update posted').waitFor();
+    await waitOnPublicPage('The node is restarting after a halt.');
+    const feed = await (await fetch(`${server.url}/status/hub-status/feed.atom`)).text();
+    expect(feed).toContain('<title>Block production outage: Identified</title>');
+    // Nothing the console keeps for its members reaches the page.
+    const html = await visitor.page.content();
+    expect(html).not.toMatch(/127\.0\.0\.1|hub-validator|Hub mainnet|rpc/);
+
+    sim.control.resume(0);
+    await waitOnPublicPage('All systems operational');
+    await visitor.page.getByRole('heading', { name: 'Past incidents' }).waitFor();
+    await visitor.page
+        .getByText(/resolved/)
+        .first()
+        .waitFor();
+    expect(await (await fetch(`${server.url}/api/public/status/hub-status/badge.svg`)).text()).toContain(
+        'status: operational'
+    );
+});
+
+describe.each(['light', 'dark'] as const)('the public page in the %s scheme', (scheme) => {
+    it('passes axe-core and fits 390 px', async () => {
+        await visitor.page.emulateMedia({ colorScheme: scheme });
+        await visitor.page.setViewportSize({ width: 390, height: 844 });
+        await visitor.page.goto(`${server.url}/status/hub-status`);
+        const { violations } = await new AxeBuilder({ page: visitor.page }).withTags(WCAG).analyze();
+        expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+        const overflow = await visitor.page.evaluate(
+            () => document.documentElement.scrollWidth - document.documentElement.clientWidth
+        );
+        expect(overflow).toBe(0);
+    });
+});
+
+it('keeps a private page to visitors with its key', async () => {
+    const [created] = (await ops<{ results: { id: number; monitor_ids: number[] }[] }>('GET', '/status-pages')).results;
+    if (!created) throw new Error('no status page');
+    const saved = await ops<{ access_key: string }>('PUT', `/status-pages/${created.id}`, {
+        slug: 'hub-status',
+        title: 'Hub validator status',
+        is_public: false,
+        monitor_ids: created.monitor_ids,
+    });
+    // A new address: the browser may keep the public answer it had for 10 s.
+    const res = await visitor.page.goto(`${server.url}/status/hub-status?after=private`);
+    expect(res?.status()).toBe(404);
+    const withKey = await visitor.page.goto(
+        `${server.url}/status/hub-status?key=${encodeURIComponent(saved.access_key)}`
+    );
+    expect(withKey?.status()).toBe(200);
+    await visitor.page.getByRole('heading', { name: 'Hub validator status', level: 1 }).waitFor();
+});
