@@ -178,7 +178,11 @@ export const notificationChannelRoutes: FastifyPluginAsyncZod = async (app) => {
             config: { rateLimit: testLimit },
         },
         async (req, reply) => {
-            const outcome = await testChannel(app.ctx, scope(req), req.body);
+            // A super admin's form names the company (its allowed networks apply); anyone else tests for their own.
+            const named = req.body.company_id !== undefined && req.body.company_id !== null;
+            const companyId =
+                named || !req.actor.isSuperAdmin ? await targetCompany(db, req.actor, req.body.company_id) : null;
+            const outcome = await testChannel(app.ctx, scope(req), req.body, companyId);
             app.ctx.events.emit({ name: 'NOTIFICATION_CHANNEL_TESTED', channelId: req.body.id ?? undefined });
             return reply.status(outcome.status).send(outcome.body);
         }

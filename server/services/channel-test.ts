@@ -22,7 +22,12 @@ export type TestOutcome =
  * "Unauthorized", "Too Many Requests: retry after 5") and `retry_after` when given; an unreachable one answers 502.
  * Invalid settings throw the usual 400 with field errors.
  */
-export async function testChannel(ctx: AppContext, scope: Scope, body: ChannelTest): Promise<TestOutcome> {
+export async function testChannel(
+    ctx: AppContext,
+    scope: Scope,
+    body: ChannelTest,
+    forCompany: number | null = scope
+): Promise<TestOutcome> {
     const existing = body.id ? await findChannel(ctx.db, scope, body.id) : null;
     const stored =
         existing && existing.type === body.type ? channelConfig(ctx.keys.secretsAtRest, existing) : undefined;
@@ -30,8 +35,8 @@ export async function testChannel(ctx: AppContext, scope: Scope, body: ChannelTe
     const type = CHANNELS[body.type];
     const message = type.render({ kind: 'test', channelName: body.name, at: Date.now() });
     if (message === null) throw new Error(`${body.type} renders no test message`);
-    // Sent on behalf of the channel's company (or the caller's): its allowed networks apply.
-    const companyId = existing?.companyId ?? scope;
+    // Sent on behalf of the channel's company (or the one the form names): its allowed networks apply.
+    const companyId = existing?.companyId ?? forCompany;
     const policy = companyId === null ? { allowedNetworks: [] } : await ctx.egress.forCompany(companyId);
     const result = await type.send(notifyContext(ctx, policy), config, message);
     switch (result.outcome) {

@@ -42,9 +42,14 @@ export function plainDigest(
 
 /** A failure to reach an HTTP destination at all, as a send result. */
 export function unreachable(err: unknown, service: string): SendResult {
-    const reason = err instanceof HttpError ? err.reason : 'failed';
+    const reason = redact(err instanceof HttpError ? err.reason : 'failed');
     const refused = err instanceof HttpError && (err.kind === 'refused' || err.kind === 'invalid_url');
-    const error = `${service} could not be reached: ${redact(reason)}`;
+    // A refusal is the console's own decision: said as one sentence, not as a failure to connect.
+    const error = !refused
+        ? `${service} could not be reached: ${reason}`
+        : err.kind === 'refused'
+          ? `${service} was not contacted: ${reason.replace(/^is refused: /, '')}`
+          : `${service} was not contacted: its URL ${reason}`;
     return refused ? { outcome: 'permanent', error } : { outcome: 'transient', error, unreachable: true };
 }
 
