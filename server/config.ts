@@ -27,6 +27,8 @@ export interface AppConfig {
     engineEnabled: boolean;
     /** Directory of the built UI; null serves no UI (API only). */
     uiDir: string | null;
+    /** Where operators open the console (PUBLIC_URL, no trailing slash): alerts link its pages; null links none. */
+    publicUrl: string | null;
     /** Browser-visible WebSocket URL for the log tail; null derives it from the page's host. */
     socketUrl: string | null;
     accessTokenTtlSeconds: number;
@@ -152,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         engineEnabled: bool(env, 'ENGINE_ENABLED', true),
         uiDir: env.UI_DIR === '' ? null : resolve(env.UI_DIR || './dist'),
         socketUrl: env.SOCKET_URL ? url(env, 'SOCKET_URL', '', ['ws:', 'wss:']) : null,
+        publicUrl: env.PUBLIC_URL ? url(env, 'PUBLIC_URL', '').replace(/\/+$/, '') : null,
         accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 600, 5, 86_400),
         loginRateLimitPerMinute: int(env, 'LOGIN_RATE_LIMIT_PER_MINUTE', 20, 1, 100_000),
         answerCacheMs: int(env, 'ANSWER_CACHE_MS', 1000, 0, 60_000),

@@ -8,7 +8,7 @@ import { channelConfig } from '../repositories/notification-channels';
 import { CHANNELS, type ChannelConfig, type ChannelDefinition, validateChannelSettings } from './channels';
 import type { NotifyContext, SendResult } from './channels/types';
 import { notifyContext } from './context';
-import { isDeliveryNotice, type NotificationRecord, parsePayload } from './record';
+import { isDeliveryNotice, type NotificationRecord, parsePayload, withLink } from './record';
 
 const BATCH = 200;
 const MAX_BACKOFF_MS = 10 * 60_000;
@@ -320,7 +320,11 @@ export class OutboxDispatcher {
             }
             const p = due[i];
             if (!p) break;
-            out.push({ rows: p.rows, message: renderRow(def, p), what: `Notification (${p.row.kind})` });
+            out.push({
+                rows: p.rows,
+                message: renderRow(def, p, this.ctx.config.publicUrl),
+                what: `Notification (${p.row.kind})`,
+            });
             i++;
         }
         return out;
@@ -434,8 +438,8 @@ function collapse(due: Row[]): Planned[] {
     return out;
 }
 
-function renderRow(def: ChannelDefinition, p: Planned): unknown {
-    if (p.record) return def.render(p.record);
+function renderRow(def: ChannelDefinition, p: Planned, publicUrl: string | null): unknown {
+    if (p.record) return def.render(withLink(p.record, publicUrl));
     const payload = parsePayload(p.row.payload);
     // Tests and delivery notices are rendered as they are: they stand for no incident of a monitor.
     if (payload && (payload.kind === 'test' || isDeliveryNotice(payload))) return def.render(payload);

@@ -55,6 +55,28 @@ export interface NotificationRecord extends NotificationFacts {
      * them too, and says the incident is still failing as of `at`.
      */
     stillFailing?: { at: number; reminders: number };
+    /** The console page it is about (PUBLIC_URL), added when it is sent; absent without PUBLIC_URL. */
+    url?: string;
+}
+
+/** Kinds that belong to an incident (its page exists); the others link the monitor's page. */
+const OF_INCIDENT: readonly NotificationKind[] = [
+    'alert',
+    'reminder',
+    'recovery',
+    'flapping',
+    'chain-stalled',
+    'chain-resumed',
+    'acknowledged',
+];
+
+/** `record` with the page an operator opens from the message: `<PUBLIC_URL>/incidents/<id>`, or `/monitor/<id>`. */
+export function withLink(record: NotificationRecord, publicUrl: string | null): NotificationRecord {
+    if (!publicUrl) return record;
+    const page = OF_INCIDENT.includes(record.kind)
+        ? `/incidents/${encodeURIComponent(record.incidentId)}`
+        : `/monitor/${record.subject.id}`;
+    return { ...record, url: `${publicUrl}${page}` };
 }
 
 /** The test message of POST /api/notification-channels/test. */

@@ -40,6 +40,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
         engineEnabled: false,
         uiDir: null,
         socketUrl: null,
+        publicUrl: null,
         accessTokenTtlSeconds: 600,
         loginRateLimitPerMinute: 1000,
         trustProxy: [],

@@ -2,6 +2,9 @@ import { HttpError, redact } from '../../clients/http';
 import { clipEscaped } from '../summary';
 import type { NotifyContext, SendResult } from './types';
 
+/** The words a message's link to the console reads (PUBLIC_URL). */
+export const LINK_TEXT = 'Open in Node Monitor';
+
 /** The text of an HTML line: tags dropped, entities decoded (Telegram-HTML rows and summaries, for plain types). */
 export function plain(html: string): string {
     return html

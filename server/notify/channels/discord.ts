@@ -1,4 +1,13 @@
-import { probeHttp, classifyStatus, clip, plainDigest, retryAfterHeader, unreachable, plain } from './common';
+import {
+    probeHttp,
+    classifyStatus,
+    clip,
+    LINK_TEXT,
+    plainDigest,
+    retryAfterHeader,
+    unreachable,
+    plain,
+} from './common';
 import { plainMessage, titleOf, type PlainMessage } from './plain';
 import { setting } from './settings';
 import type { ChannelConfig, ChannelDefinition } from './types';
@@ -6,7 +15,7 @@ import type { ChannelConfig, ChannelDefinition } from './types';
 /** Execute-webhook body: https://discord.com/developers/docs/resources/webhook#execute-webhook */
 interface DiscordMessage {
     content?: string;
-    embeds: { title: string; description: string; color: number }[];
+    embeds: { title: string; description: string; color: number; url?: string }[];
     allowed_mentions: { parse: string[] };
 }
 
@@ -42,9 +51,16 @@ function check(config: ChannelConfig): Record<string, string> {
     return {};
 }
 
-const embed = (title: string, body: string, color: number): DiscordMessage => ({
-    // Discord caps an embed's title at 256 characters and its description at 4096.
-    embeds: [{ title: clip(title, 256), description: clip(body, 4000), color }],
+const embed = (title: string, body: string, color: number, url?: string): DiscordMessage => ({
+    // Discord caps an embed's title at 256 characters and its description at 4096; `url` makes the title a link.
+    embeds: [
+        {
+            title: clip(title, 256),
+            description: url ? `${clip(body, 3500)}\n[${LINK_TEXT}](${url})` : clip(body, 4000),
+            color,
+            ...(url ? { url } : {}),
+        },
+    ],
     allowed_mentions: { parse: [] },
 });
 
@@ -56,7 +72,7 @@ export const discord: ChannelDefinition<DiscordMessage> = {
     destination: (_ctx, config) => new URL(setting(config, 'webhook_url')).origin,
     render(record) {
         const m = plainMessage(record);
-        return embed(titleOf(m), m.lines.map(escapeMarkdown).join('\n'), COLOURS[m.tone]);
+        return embed(titleOf(m), m.lines.map(escapeMarkdown).join('\n'), COLOURS[m.tone], m.url);
     },
     renderText: (html) => {
         const [first = '', ...rest] = html.split('\n');

@@ -3,7 +3,7 @@ import { isIP, Socket } from 'node:net';
 import nodemailer from 'nodemailer';
 import { allowedNetworks, refusalReason, refusedHostName } from '../../clients/address-guard';
 import { escapeHtml } from '../format';
-import { clip, plain, plainDigest } from './common';
+import { clip, LINK_TEXT, plain, plainDigest } from './common';
 import { plainMessage, titleOf } from './plain';
 import { setting } from './settings';
 import type { ChannelConfig, ChannelDefinition, NotifyContext, SendResult } from './types';
@@ -47,11 +47,17 @@ function check(config: ChannelConfig): Record<string, string> {
     return errors;
 }
 
-function mail(heading: string, lines: string[]): Mail {
+function mail(heading: string, lines: string[], url?: string): Mail {
+    const link = url
+        ? {
+              text: ['', `${LINK_TEXT}: ${url}`],
+              html: `\n<p><a href="${escapeHtml(url).replace(/"/g, '&quot;')}">${LINK_TEXT}</a></p>`,
+          }
+        : { text: [], html: '' };
     return {
         subject: clip(heading.replace(/[\r\n]+/g, ' '), 200),
-        text: [heading, '', ...lines].join('\n'),
-        html: `<h3>${escapeHtml(heading)}</h3>\n<p>${lines.map(escapeHtml).join('<br>\n')}</p>`,
+        text: [heading, '', ...lines, ...link.text].join('\n'),
+        html: `<h3>${escapeHtml(heading)}</h3>\n<p>${lines.map(escapeHtml).join('<br>\n')}</p>${link.html}`,
     };
 }
 
@@ -124,7 +130,7 @@ export const email: ChannelDefinition<Mail> = {
     destination: (_ctx, config) => `${setting(config, 'host')}:${setting(config, 'port')}`,
     render(record) {
         const m = plainMessage(record);
-        return mail(titleOf(m), m.lines);
+        return mail(titleOf(m), m.lines, m.url);
     },
     renderText: (html) => {
         const [first = '', ...rest] = html.split('\n');

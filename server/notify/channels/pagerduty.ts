@@ -1,4 +1,4 @@
-import { classifyStatus, clip, plain, probeHttp, retryAfterHeader, unreachable } from './common';
+import { classifyStatus, clip, LINK_TEXT, plain, probeHttp, retryAfterHeader, unreachable } from './common';
 import { isDeliveryNotice } from '../record';
 import { plainMessage, titleOf } from './plain';
 import { setting } from './settings';
@@ -8,6 +8,8 @@ import type { ChannelConfig, ChannelDefinition } from './types';
 interface PagerDutyEvent {
     event_action: 'trigger' | 'acknowledge' | 'resolve';
     dedup_key: string;
+    /** Shown on the PagerDuty incident: the console's page of it (PUBLIC_URL). */
+    links?: { href: string; text: string }[];
     payload?: {
         summary: string;
         source: string;
@@ -91,6 +93,7 @@ export const pagerduty: ChannelDefinition<PagerDutyEvent> = {
         return {
             event_action: 'trigger',
             dedup_key: record.incidentId,
+            ...(record.url ? { links: [{ href: record.url, text: LINK_TEXT }] } : {}),
             payload: {
                 summary: clip(`${titleOf(m)}: ${record.message ?? 'no message'}`, 1024),
                 source: s.server?.name ?? `${s.configuration.name} (${s.configuration.chain})`,

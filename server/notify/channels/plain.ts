@@ -13,6 +13,8 @@ export interface PlainMessage {
     lines: string[];
     /** good (recovered, warning cleared), bad (failing), unsettled (flapping), warning or info (test, notices, acknowledgement). */
     tone: 'good' | 'bad' | 'unsettled' | 'warning' | 'info';
+    /** The console page it is about (PUBLIC_URL), which each type links in its own way. */
+    url?: string;
 }
 
 const HEADINGS: Record<NotificationRecord['kind'], string> = {
@@ -58,7 +60,13 @@ export function plainMessage(record: OutgoingRecord): PlainMessage {
                 : record.kind === 'flapping' || record.flapping
                   ? 'unsettled'
                   : 'bad';
-    return { heading, name: chain ? record.subject.configuration.chain : record.subject.name, lines, tone };
+    return {
+        heading,
+        name: chain ? record.subject.configuration.chain : record.subject.name,
+        lines,
+        tone,
+        ...(record.url ? { url: record.url } : {}),
+    };
 }
 
 /** `[ALERT] Block height`: the e-mail subject and the one-line summary of the chat types. */

@@ -1,4 +1,13 @@
-import { classifyStatus, clip, plain, plainDigest, probeHttp, retryAfterHeader, unreachable } from './common';
+import {
+    classifyStatus,
+    clip,
+    LINK_TEXT,
+    plain,
+    plainDigest,
+    probeHttp,
+    retryAfterHeader,
+    unreachable,
+} from './common';
 import { plainMessage, titleOf } from './plain';
 import { setting } from './settings';
 import type { ChannelConfig, ChannelDefinition } from './types';
@@ -47,12 +56,15 @@ function check(config: ChannelConfig): Record<string, string> {
     return { webhook_url: 'Webhook URL must be an http(s) URL like https://hooks.slack.com/services/…' };
 }
 
-const message = (title: string, body: string): SlackMessage => ({
-    text: clip(`${title}\n${body}`, 3000),
+const message = (title: string, body: string, url?: string): SlackMessage => ({
+    text: clip(`${title}\n${body}${url ? `\n${url}` : ''}`, 3000),
     blocks: [
         // A header holds at most 150 characters of plain text, a section 3000 of mrkdwn.
         { type: 'header', text: { type: 'plain_text', text: clip(title, 150) } },
         { type: 'section', text: { type: 'mrkdwn', text: clip(escapeMrkdwn(body) || ' ', 3000) } },
+        ...(url
+            ? [{ type: 'section' as const, text: { type: 'mrkdwn' as const, text: `<${url}|${LINK_TEXT}>` } }]
+            : []),
     ],
 });
 
@@ -65,7 +77,7 @@ export const slack: ChannelDefinition<SlackMessage> = {
     render(record) {
         const m = plainMessage(record);
         // Blocks have no colour: the warning tone (amber in Discord) is shown by the sign in its header.
-        return message(`${m.tone === 'warning' ? '⚠️ ' : ''}${titleOf(m)}`, m.lines.join('\n'));
+        return message(`${m.tone === 'warning' ? '⚠️ ' : ''}${titleOf(m)}`, m.lines.join('\n'), m.url);
     },
     renderText: (html) => {
         const [first = '', ...rest] = html.split('\n');

@@ -4,7 +4,7 @@ import { deliveryNoticeHtml } from '../delivery-notice';
 import { isDeliveryNotice } from '../record';
 import { escapeHtml, formatNotification, utc } from '../format';
 import { formatDuration } from '../../../common/duration';
-import { probeHttp } from './common';
+import { LINK_TEXT, probeHttp } from './common';
 import { setting } from './settings';
 import { signButton } from '../telegram/callback-data';
 import type { NotificationRecord } from '../record';
@@ -75,12 +75,13 @@ export const telegram: ChannelDefinition<TelegramMessage> = {
             };
         }
         if (isDeliveryNotice(record)) return { text: deliveryNoticeHtml(record) };
-        const text = formatNotification(record.subject, record, record.at);
         const still = record.stillFailing;
+        const lines = [formatNotification(record.subject, record, record.at)];
+        if (still)
+            lines.push(`Still failing since ${utc(record.since)} (${formatDuration(still.at - record.since)} so far)`);
+        if (record.url) lines.push(`<a href="${escapeHtml(record.url).replace(/"/g, '&quot;')}">${LINK_TEXT}</a>`);
         return {
-            text: still
-                ? `${text}\nStill failing since ${utc(record.since)} (${formatDuration(still.at - record.since)} so far)`
-                : text,
+            text: lines.join('\n'),
             ...(ACTIONABLE.includes(record.kind)
                 ? { buttons: { incidentId: record.incidentId, monitorId: record.subject.id } }
                 : {}),

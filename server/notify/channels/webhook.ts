@@ -32,6 +32,8 @@ export interface WebhookBody {
     since: string | null;
     duration_seconds: number | null;
     sent_at: string;
+    /** The console's page of the incident, or of the monitor (PUBLIC_URL); absent without PUBLIC_URL. */
+    url?: string;
     /** On the delivery notices only: the channel the outbox could not deliver to, and its company. */
     channel?: { id: number; name: string; type: string; company: { id: number; name: string } };
 }
@@ -146,6 +148,7 @@ export const webhook: ChannelDefinition<Unsent> = {
             message: record.message,
             since: new Date(record.since).toISOString(),
             duration_seconds: ended ? Math.round((record.durationMs ?? record.at - record.since) / 1000) : null,
+            ...(record.url ? { url: record.url } : {}),
         };
     },
     renderText: (html) => ({
