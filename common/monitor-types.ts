@@ -204,6 +204,18 @@ export const TYPES_NEEDING_SERVER: readonly MonitorType[] = [
     'upgradeWatch',
 ];
 
+/**
+ * What blockCheck's miss_tolerance amounts to: it counts polls without a new block, so the alert comes after about
+ * tolerance × sleep_duration_seconds of a stalled node. "2 polls × 5 s = alert after ~10 s without a new block".
+ */
+export function blockStallText(tolerance: number, sleepSeconds: number): string {
+    const polls = `${tolerance} ${tolerance === 1 ? 'poll' : 'polls'}`;
+    const total = tolerance * sleepSeconds;
+    const after =
+        total < 120 ? `${total} s` : total < 7200 ? `${Math.round(total / 60)} min` : `${(total / 3600).toFixed(1)} h`;
+    return `Counts polls without a new block: ${polls} × ${sleepSeconds} s = alert after ~${after} without a new block`;
+}
+
 export function defaultSettings(type: MonitorType): Record<string, number | string> {
     const out: Record<string, number | string> = {};
     for (const f of MONITOR_SETTINGS[type]) if (f.default !== undefined) out[f.key] = f.default;

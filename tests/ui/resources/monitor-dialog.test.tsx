@@ -113,6 +113,21 @@ describe('monitor dialog', () => {
         expect(within(dialog).getByText(HELPER_TEXTS.miss_tolerance_period_seconds)).toBeInTheDocument();
         expect(within(dialog).getByText(HELPER_TEXTS.sleep_duration_seconds)).toBeInTheDocument();
         expect(within(dialog).queryByLabelText('Threshold (%)')).not.toBeInTheDocument();
+        // The tolerance counts polls: the form says what stall time the two settings amount to, as they change.
+        expect(
+            within(dialog).getByText(
+                'Counts polls without a new block: 10 polls × 10 s = alert after ~100 s without a new block'
+            )
+        ).toBeInTheDocument();
+        await user.clear(within(dialog).getByLabelText('Miss Tolerance'));
+        await user.type(within(dialog).getByLabelText('Miss Tolerance'), '2');
+        await user.clear(within(dialog).getByLabelText('Sleep Duration (seconds)'));
+        await user.type(within(dialog).getByLabelText('Sleep Duration (seconds)'), '5');
+        expect(
+            await within(dialog).findByText(
+                'Counts polls without a new block: 2 polls × 5 s = alert after ~10 s without a new block'
+            )
+        ).toBeInTheDocument();
 
         await pick(user, dialog, 'Type', 'Price Feeder Miss Count');
         expect(within(dialog).getByLabelText('Miss Tolerance')).toHaveValue(100);
