@@ -20,6 +20,13 @@ export const maintenanceWindows = pgTable(
         startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
         endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
         repeatWeekly: boolean('repeat_weekly').notNull().default(false),
+        /**
+         * What it mutes: `node`, the node-health monitors only (a validator jailed while its node restarts must still
+         * page), or `all`.
+         */
+        mutes: text('mutes', { enum: ['node', 'all'] })
+            .notNull()
+            .default('node'),
         reason: text('reason').notNull(),
         createdBy: text('created_by').notNull(),
         createdByUserId: integer('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),

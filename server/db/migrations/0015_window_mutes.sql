@@ -1,0 +1,1 @@
+ALTER TABLE "maintenance_windows" ADD COLUMN "mutes" text DEFAULT 'node' NOT NULL;
