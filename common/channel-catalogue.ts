@@ -146,7 +146,9 @@ export const CHANNEL_CATALOGUE: Record<ChannelType, ChannelTypeInfo> = {
                 label: 'Headers (headers)',
                 kind: 'map',
                 required: false,
-                helperText: 'Optional JSON of extra headers, e.g. {"Authorization": "Bearer …"}',
+                secret: true,
+                helperText:
+                    'Optional JSON of extra headers, e.g. {"Authorization": "Bearer …"}. Saved values are shown masked; leave them as they are to keep them',
             },
         ],
     },

@@ -137,7 +137,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         await registerUi(app);
         const firstAdmin = await ensureFirstAdmin(ctx);
         const sealed = await sealStoredCredentials(ctx.db, ctx.keys.secretsAtRest);
-        if (sealed > 0) app.log.info(`Encrypted the passwords of ${sealed} target addresses saved in clear`);
+        if (sealed > 0)
+            app.log.info(`Encrypted ${sealed} credentials saved in clear (address passwords, webhook headers)`);
         await app.ready();
         await ctx.silences.start(ctx.events, (err) => {
             if (!ctx.dbHealth.failed(err, 'the silences'))

@@ -1,7 +1,8 @@
 import { and, eq, isNull, like } from 'drizzle-orm';
+import { encryptSecret } from '../auth/secrets';
 import { hasPassword, sealAddress } from '../auth/url-credentials';
 import type { Db } from './client';
-import { monitors, services } from './schema';
+import { monitors, notificationChannels, services } from './schema';
 
 /**
  * Encrypts URL passwords saved in clear before security item 5 (service addresses, urlCheck addresses): each is
@@ -36,6 +37,38 @@ export async function sealStoredCredentials(db: Db, key: Uint8Array): Promise<nu
             .update(monitors)
             .set({ configurationObject: JSON.stringify({ ...settings, address: s.address }), addressSecret: s.secret })
             .where(eq(monitors.id, row.id));
+        sealed++;
+    }
+    return sealed + (await sealWebhookHeaders(db, key));
+}
+
+/** Webhook header values saved in clear before they counted as secrets are encrypted in place. */
+async function sealWebhookHeaders(db: Db, key: Uint8Array): Promise<number> {
+    let sealed = 0;
+    const rows = await db
+        .select({ id: notificationChannels.id, settings: notificationChannels.configurationObject })
+        .from(notificationChannels)
+        .where(
+            and(eq(notificationChannels.type, 'webhook'), like(notificationChannels.configurationObject, '%"headers"%'))
+        );
+    for (const row of rows) {
+        let settings: Record<string, unknown>;
+        try {
+            settings = JSON.parse(row.settings) as Record<string, unknown>;
+        } catch {
+            continue;
+        }
+        const headers = settings.headers;
+        if (typeof headers !== 'object' || headers === null) continue;
+        const entries = Object.entries(headers as Record<string, unknown>);
+        if (entries.every(([, v]) => typeof v !== 'string' || v.startsWith('enc:v1:'))) continue;
+        const sealedHeaders = Object.fromEntries(
+            entries.map(([n, v]) => [n, typeof v === 'string' && !v.startsWith('enc:v1:') ? encryptSecret(key, v) : v])
+        );
+        await db
+            .update(notificationChannels)
+            .set({ configurationObject: JSON.stringify({ ...settings, headers: sealedHeaders }) })
+            .where(eq(notificationChannels.id, row.id));
         sealed++;
     }
     return sealed;

@@ -45,6 +45,38 @@ function openSecret(key: Uint8Array, value: unknown): string | null {
     }
 }
 
+const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A secret setting in clear: one text, or a map whose every value is secret (a webhook's headers: the names are
+ * shown, the values are credentials). Null when any part cannot be read.
+ */
+function openSetting(key: Uint8Array, value: unknown): ChannelConfig[string] | null {
+    if (!isMap(value)) return openSecret(key, value);
+    const out: Record<string, string> = {};
+    for (const [name, v] of Object.entries(value)) {
+        const plain = openSecret(key, v);
+        if (plain === null) return null;
+        out[name] = plain;
+    }
+    return out;
+}
+
+function maskSetting(key: Uint8Array, value: unknown): unknown {
+    if (!isMap(value)) {
+        const plain = openSecret(key, value);
+        return plain === null ? MASK : maskSecret(plain);
+    }
+    return Object.fromEntries(
+        Object.entries(value).map(([name, v]) => {
+            const plain = openSecret(key, v);
+            return [name, plain === null ? MASK : maskSecret(plain)];
+        })
+    );
+}
+
+const isMasked = (v: unknown) => typeof v === 'string' && v.startsWith(MASK);
+
 /**
  * A channel's settings in clear, as a sender needs them (the alert outbox reads channels through this); `strict`
  * throws when a stored secret cannot be decrypted instead of leaving it out.
@@ -53,9 +85,9 @@ export function channelConfig(key: Uint8Array, row: NotificationChannelRow, stri
     const out: ChannelConfig = {};
     const secrets = secretKeysOf(row.type);
     for (const [k, v] of Object.entries(parseStored(row.configurationObject))) {
-        const plain = secrets.includes(k) ? openSecret(key, v) : isSetting(v) ? v : null;
+        const plain = secrets.includes(k) ? openSetting(key, v) : isSetting(v) ? v : null;
         // A sender must say why it cannot send, rather than report the secret as missing.
-        if (strict && plain === null && typeof v === 'string' && v !== '') {
+        if (strict && plain === null && ((typeof v === 'string' && v !== '') || isMap(v))) {
             throw new Error(`the channel's ${k} cannot be decrypted: was APP_SECRET or DATA_DIR/secret.key changed?`);
         }
         if (plain !== null) out[k] = plain;
@@ -68,11 +100,7 @@ export function toChannel(key: Uint8Array, row: NotificationChannelRow): Notific
     const secrets = secretKeysOf(row.type);
     const shown: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(parseStored(row.configurationObject))) {
-        if (!secrets.includes(k)) shown[k] = v;
-        else {
-            const plain = openSecret(key, v);
-            shown[k] = plain === null ? MASK : maskSecret(plain);
-        }
+        shown[k] = secrets.includes(k) ? maskSetting(key, v) : v;
     }
     return {
         id: row.id,
@@ -86,8 +114,30 @@ export function toChannel(key: Uint8Array, row: NotificationChannelRow): Notific
 }
 
 /**
+ * The settings that say where a channel sends: a stored secret belongs to that destination, and is not handed to
+ * another one (an SMTP password to another server, a webhook's signing secret or headers to another URL).
+ */
+const DESTINATION: Partial<Record<ChannelType, string[]>> = { webhook: ['url'], email: ['host', 'port'] };
+
+const sameSetting = (a: unknown, b: unknown) => String(a ?? '').trim() === String(b ?? '').trim();
+
+/** A submitted map (an object, or its JSON text), or undefined when it is neither. */
+function submittedMap(v: unknown): Record<string, unknown> | undefined {
+    if (isMap(v)) return v;
+    if (typeof v !== 'string') return undefined;
+    try {
+        const parsed: unknown = JSON.parse(v);
+        return isMap(parsed) ? parsed : undefined;
+    } catch {
+        return undefined;
+    }
+}
+
+/**
  * Validates a submitted configuration object. A secret left out or sent back masked keeps the stored one
- * (react-admin echoes what it read); on create there is none, so it counts as missing.
+ * (react-admin echoes what it read); on create there is none, so it counts as missing. A masked header value
+ * keeps that header's stored value. Once the destination changes, nothing stored is kept: each secret must be
+ * sent again.
  */
 export function resolveConfig(
     type: ChannelType,
@@ -95,13 +145,33 @@ export function resolveConfig(
     stored?: ChannelConfig
 ): ChannelConfig {
     const input = { ...submitted };
+    const destination = DESTINATION[type] ?? [];
+    const moved = stored !== undefined && destination.some((k) => !sameSetting(input[k], stored[k]));
+    const errors: Record<string, string> = {};
+    const again = (field: string) =>
+        `${field} must be entered again when the destination (${destination.join(', ')}) changes`;
     for (const field of secretKeysOf(type)) {
         const v = input[field];
-        if (v === undefined || v === null || (typeof v === 'string' && v.startsWith(MASK))) {
-            if (stored?.[field]) input[field] = stored[field];
+        const kept = stored?.[field];
+        if (v === undefined || v === null || isMasked(v)) {
+            if (kept && moved) errors[field] = again(field);
+            else if (kept) input[field] = kept;
             else delete input[field];
+            continue;
         }
+        const map = submittedMap(v);
+        if (!map) continue;
+        const keptMap = isMap(kept) ? kept : {};
+        const out: Record<string, unknown> = {};
+        for (const [name, value] of Object.entries(map)) {
+            if (!isMasked(value)) out[name] = value;
+            else if (moved && keptMap[name] !== undefined) errors[field] = again(field);
+            else if (keptMap[name] !== undefined) out[name] = keptMap[name];
+            else errors[field] = `${field}: the value of ${name.slice(0, 100)} is masked, but none is saved; enter it`;
+        }
+        input[field] = out;
     }
+    if (Object.keys(errors).length > 0) throw badRequest(errors);
     const result = validateChannelSettings(type, input);
     if (!result.ok) throw badRequest(result.errors);
     return result.config;
@@ -111,7 +181,10 @@ function seal(key: Uint8Array, type: ChannelType, config: ChannelConfig): string
     const out: Record<string, unknown> = {};
     const secrets = secretKeysOf(type);
     for (const [k, v] of Object.entries(config)) {
-        out[k] = secrets.includes(k) && typeof v === 'string' ? encryptSecret(key, v) : v;
+        if (!secrets.includes(k)) out[k] = v;
+        else if (typeof v === 'string') out[k] = encryptSecret(key, v);
+        else if (isMap(v)) out[k] = Object.fromEntries(Object.entries(v).map(([n, x]) => [n, encryptSecret(key, x)]));
+        else out[k] = v;
     }
     return JSON.stringify(out);
 }
