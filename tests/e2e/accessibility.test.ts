@@ -1,4 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AxeResults, RunOptions } from 'axe-core';
 import type { Page } from 'playwright-core';
 import type { Console } from './harness';
 import { ADMIN_PASSWORD, api, openBrowser, signIn, startConsole } from './harness';
@@ -87,13 +89,32 @@ afterAll(async () => {
     await server?.stop();
 });
 
+// axe-core itself, injected into the page: its Playwright wrapper's current release declares Node 22, this product 20.
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
 /** What axe finds on the page as it is now: `rule (impact): target…` lines, none when it passes. */
 async function violations(route: string): Promise<string[]> {
-    // WCAG 2.1's 2.5.3 (a name that contains the visible label) is an experimental rule, enabled beside the tags.
-    const result = await new AxeBuilder({ page })
-        .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-        .withTags(WCAG)
-        .analyze();
+    const options: RunOptions = {
+        runOnly: { type: 'tag', values: WCAG },
+        // WCAG 2.1's 2.5.3 (a name that contains the visible label) is an experimental rule, enabled beside the tags,
+        // as are the best practices for a page's outline: one main landmark, an h1, headings in order.
+        rules: {
+            'label-content-name-mismatch': { enabled: true },
+            'landmark-one-main': { enabled: true },
+            // The add and edit forms carry their title in the app bar alone.
+            'page-has-heading-one': { enabled: !/\/(add|edit)$/.test(route) },
+            'heading-order': { enabled: true },
+        },
+    };
+    await page.evaluate(AXE_SOURCE);
+    const result = await page.evaluate(
+        (opts) =>
+            (window as unknown as { axe: { run(c: Document, o: RunOptions): Promise<AxeResults> } }).axe.run(
+                document,
+                opts
+            ),
+        options
+    );
     return result.violations.map(
         (v) => `${route} ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`
     );
@@ -104,6 +125,26 @@ async function visit(route: string): Promise<void> {
     await page.goto(`${server.url}${route}`);
     await page.locator('#main-content').waitFor();
     await page.waitForLoadState('networkidle');
+    // A detail page draws its heading once its record is in; a page without one is what axe reports.
+    await page
+        .locator('h1')
+        .first()
+        .waitFor({ timeout: 5_000 })
+        .catch(() => {});
+    // Colours mid-transition (a status chip turning green) are neither the old nor the new ones axe should judge.
+    await page
+        .waitForFunction(
+            () =>
+                document
+                    .getAnimations()
+                    .every(
+                        (a) =>
+                            a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY
+                    ),
+            undefined,
+            { timeout: 5_000 }
+        )
+        .catch(() => {});
 }
 
 /** The innermost elements reaching past the viewport's right edge, to name what widens a page. */
@@ -119,21 +160,28 @@ function widest(): Promise<string> {
 }
 
 describe('accessibility', () => {
-    it('finds no WCAG 2.1 A/AA violation on the login page', async () => {
-        await page.goto(`${server.url}/login`);
-        await page.getByRole('button', { name: 'Sign in' }).waitFor();
-        expect(await violations('/login')).toEqual([]);
-    });
-
     describe.each(['light', 'dark'])('in the %s theme', (theme) => {
         beforeAll(async () => {
-            await signIn(page, server.url, 'admin', ADMIN_PASSWORD);
-            await page.evaluate((t) => localStorage.setItem('RaStore.theme', JSON.stringify(t)), theme);
+            await page.goto(`${server.url}/login`);
+            await page.evaluate((t) => {
+                localStorage.removeItem('securityTokens');
+                localStorage.setItem('RaStore.theme', JSON.stringify(t));
+            }, theme);
         });
 
-        it.each(ROUTES)('finds no WCAG 2.1 A/AA violation on %s', async (route) => {
-            await visit(resolve(route));
-            expect(await violations(route)).toEqual([]);
+        it('finds no WCAG 2.1 A/AA violation on the login page', async () => {
+            await page.goto(`${server.url}/login`);
+            await page.getByRole('button', { name: 'Sign in' }).waitFor();
+            expect(await violations('/login')).toEqual([]);
+        });
+
+        describe('signed in', () => {
+            beforeAll(() => signIn(page, server.url, 'admin', ADMIN_PASSWORD));
+
+            it.each(ROUTES)('finds no WCAG 2.1 A/AA violation on %s', async (route) => {
+                await visit(resolve(route));
+                expect(await violations(route)).toEqual([]);
+            });
         });
     });
 

@@ -25,6 +25,9 @@ export const Dashboard = () => {
     return (
         <Box>
             <Title title="Dashboard" />
+            <Typography variant="h4" component="h1" sx={{ mb: 2 }}>
+                Dashboard
+            </Typography>
             <DatabaseBanner />
             {!isPending && serverCount === 0 && <FirstRunHint />}
             <FailingChannels channels={failingChannels} />

@@ -110,7 +110,9 @@ export const MonitorIssuesTable = ({ monitors, emptyText }: MonitorIssuesTablePr
                 empty={
                     <Box sx={{ py: 6, textAlign: 'center' }}>
                         <CheckCircleIcon color="success" sx={{ fontSize: 48 }} />
-                        <Typography variant="h6">{emptyText}</Typography>
+                        <Typography variant="h6" component="p">
+                            {emptyText}
+                        </Typography>
                         <Typography color="text.secondary">All systems are running smoothly</Typography>
                     </Box>
                 }

@@ -19,14 +19,15 @@ const ApiTokensItem = forwardRef<HTMLAnchorElement>((props, ref) => {
 
 /**
  * Top bar: the product name, then the current page's title; the theme switcher; the user menu holds API tokens and
- * logout. The user menu's button shows the username, so its label names the user too (WCAG 2.5.3).
+ * logout. The user menu's button shows the username, so its label starts with it (WCAG 2.5.3: a speech user says
+ * what they see).
  */
 export const AppBar = () => {
     const { identity } = useGetIdentity();
     return (
         <RaAppBar
             userMenu={
-                <UserMenu label={identity?.fullName ? `Profile (${identity.fullName})` : 'Profile'}>
+                <UserMenu label={identity?.fullName ? `${identity.fullName} (Profile)` : 'Profile'}>
                     <ApiTokensItem />
                     <Logout />
                 </UserMenu>

@@ -4,12 +4,16 @@ import { defaultDarkTheme, defaultTheme, type RaThemeOptions } from 'react-admin
 export const SIDEBAR_WIDTH = 240;
 export const SIDEBAR_CLOSED_WIDTH = 64;
 
-/** What both themes share: the sidebar, and a name for every spinner (axe's aria-progressbar-name). */
+/**
+ * What both themes share: the sidebar, a name for every spinner (axe's aria-progressbar-name), and card titles as
+ * h2 under the page's h1, so a screen reader's heading list is the page's outline.
+ */
 const shared: RaThemeOptions = {
     sidebar: { width: SIDEBAR_WIDTH, closedWidth: SIDEBAR_CLOSED_WIDTH },
     components: {
         MuiCircularProgress: { defaultProps: { 'aria-label': 'Loading' } },
         MuiLinearProgress: { defaultProps: { 'aria-label': 'Loading' } },
+        MuiCardHeader: { defaultProps: { slotProps: { title: { component: 'h2' } } } },
     },
 };
 

@@ -76,7 +76,9 @@ export const NetworkStatus = () => {
                 </Alert>
             ) : rows.length === 0 ? (
                 <Box sx={{ py: 6, textAlign: 'center' }}>
-                    <Typography variant="h6">No metrics available</Typography>
+                    <Typography variant="h6" component="p">
+                        No metrics available
+                    </Typography>
                     <Typography color="text.secondary">
                         Add servers to your configurations to start monitoring metrics
                     </Typography>

@@ -91,7 +91,9 @@ const ConfigurationGrid = () => {
                 <LoadingScreen />
             ) : configurations.length === 0 ? (
                 <Box sx={{ py: 6, textAlign: 'center' }}>
-                    <Typography variant="h6">No configurations found</Typography>
+                    <Typography variant="h6" component="p">
+                        No configurations found
+                    </Typography>
                     <Typography color="text.secondary">Start by adding your first node configuration</Typography>
                 </Box>
             ) : (

@@ -61,7 +61,9 @@ const NotificationChannelGrid = () => {
                 <LoadingScreen />
             ) : channels.length === 0 ? (
                 <Box sx={{ py: 6, textAlign: 'center' }}>
-                    <Typography variant="h6">No notification channels configured</Typography>
+                    <Typography variant="h6" component="p">
+                        No notification channels configured
+                    </Typography>
                     <Typography color="text.secondary">
                         Add your first notification channel to start receiving alerts
                     </Typography>

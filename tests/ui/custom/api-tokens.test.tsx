@@ -35,7 +35,7 @@ describe('API tokens page', () => {
         });
         const user = userEvent.setup();
         renderApp('/configurations');
-        await user.click(await screen.findByRole('button', { name: /^Profile/ }));
+        await user.click(await screen.findByRole('button', { name: /Profile/ }));
         await user.click(await screen.findByRole('menuitem', { name: 'API tokens' }));
         expect(await screen.findByRole('heading', { name: 'API tokens', level: 1 })).toBeInTheDocument();
         expect(await screen.findByText('grafana')).toBeInTheDocument();
