@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { AxeResults, RunOptions } from 'axe-core';
+import type { RunOptions } from 'axe-core';
 import type { Page } from 'playwright-core';
 import type { Console } from './harness';
-import { ADMIN_PASSWORD, api, openBrowser, signIn, startConsole } from './harness';
+import { ADMIN_PASSWORD, api, openBrowser, runAxe, signIn, startConsole } from './harness';
 
 /**
  * Every route of the spec (§2) checked by axe-core for WCAG 2.1 A and AA, in the light and the dark theme, and at
@@ -89,9 +87,6 @@ afterAll(async () => {
     await server?.stop();
 });
 
-// axe-core itself, injected into the page: its Playwright wrapper's current release declares Node 22, this product 20.
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
 /** What axe finds on the page as it is now: `rule (impact): target…` lines, none when it passes. */
 async function violations(route: string): Promise<string[]> {
     const options: RunOptions = {
@@ -106,15 +101,7 @@ async function violations(route: string): Promise<string[]> {
             'heading-order': { enabled: true },
         },
     };
-    await page.evaluate(AXE_SOURCE);
-    const result = await page.evaluate(
-        (opts) =>
-            (window as unknown as { axe: { run(c: Document, o: RunOptions): Promise<AxeResults> } }).axe.run(
-                document,
-                opts
-            ),
-        options
-    );
+    const result = await runAxe(page, options);
     return result.violations.map(
         (v) => `${route} ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`
     );

@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AxeResults, RunOptions } from 'axe-core';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 
@@ -201,4 +203,20 @@ export async function api(base: string, username: string, password: string) {
         if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${await res.text()}`);
         return (await res.json()) as T;
     };
+}
+
+// axe-core itself, injected into the page: its Playwright wrapper's current release declares Node 22, this product 20.
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's verdict on the page as it is now. */
+export async function runAxe(page: Page, options: RunOptions): Promise<AxeResults> {
+    await page.evaluate(AXE_SOURCE);
+    return page.evaluate(
+        (opts) =>
+            (window as unknown as { axe: { run(c: Document, o: RunOptions): Promise<AxeResults> } }).axe.run(
+                document,
+                opts
+            ),
+        options
+    );
 }

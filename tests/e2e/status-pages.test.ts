@@ -1,9 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import type { ChainSim } from '../../tools/chain-sim';
 import { startChainSim } from '../../tools/chain-sim';
 import type { Console } from './harness';
-import { ADMIN_PASSWORD, api, openBrowser, signIn, startConsole } from './harness';
+import { ADMIN_PASSWORD, api, openBrowser, runAxe, signIn, startConsole } from './harness';
 
 /**
  * A company admin publishes a status page in the console; a browser without a session watches it go down and back
@@ -146,7 +145,7 @@ describe.each(['light', 'dark'] as const)('the public page in the %s scheme', (s
         await visitor.page.emulateMedia({ colorScheme: scheme });
         await visitor.page.setViewportSize({ width: 390, height: 844 });
         await visitor.page.goto(`${server.url}/status/hub-status`);
-        const { violations } = await new AxeBuilder({ page: visitor.page }).withTags(WCAG).analyze();
+        const { violations } = await runAxe(visitor.page, { runOnly: { type: 'tag', values: WCAG } });
         expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
         const overflow = await visitor.page.evaluate(
             () => document.documentElement.scrollWidth - document.documentElement.clientWidth
