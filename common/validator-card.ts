@@ -4,6 +4,7 @@
  */
 
 export const VALIDATOR_CARD_TYPES = [
+    'signMissCheck',
     'validatorOutOfActiveSet',
     'slashingWindow',
     'governanceVote',
@@ -29,6 +30,16 @@ export interface ProposalFigures {
     options: string[];
 }
 
+export const BLOCK_STATES = ['signed', 'missed', 'proposed'] as const;
+export type BlockState = (typeof BLOCK_STATES)[number];
+
+/** The signing grid: the last blocks a signMissCheck monitor read, oldest first, and the node it read them through. */
+export interface SigningFigures {
+    blocks: { height: number; state: BlockState }[];
+    /** The server or chain endpoint the last reading came through; null before the first. */
+    source: string | null;
+}
+
 export interface ValidatorFigures {
     valoper: string;
     moniker: string | null;
@@ -44,6 +55,8 @@ export interface ValidatorFigures {
     jail_budget: JailBudgetFigures | null;
     /** Null when no governanceVote monitor watches this validator. */
     proposals: ProposalFigures[] | null;
+    /** Null when no signMissCheck monitor reads this validator's blocks. */
+    signing: SigningFigures | null;
     read_at: string | null;
 }
 

@@ -36,6 +36,8 @@ export interface CometCommit {
     /** The height these signatures commit. */
     height: number;
     signatures: CommitSignature[];
+    /** The block's proposer (uppercase hex), when the answer carried its header. */
+    proposer?: string;
 }
 
 export interface CometBlock {
@@ -96,7 +98,12 @@ const blockSchema = z.object({
     }),
 });
 
-const signedHeaderSchema = z.object({ signed_header: z.object({ commit: commitSchema }) });
+const signedHeaderSchema = z.object({
+    signed_header: z.object({
+        header: z.object({ proposer_address: z.string().optional() }).optional(),
+        commit: commitSchema,
+    }),
+});
 
 const validatorsSchema = z.object({
     block_height: wireInt,
@@ -196,7 +203,11 @@ export function createCometClient(http: HttpClient, baseUrl: string, signal?: Ab
         async commit(height) {
             try {
                 const r = await call(`/commit?height=${height}`, signedHeaderSchema);
-                return toCommit(r.signed_header.commit);
+                const proposer = r.signed_header.header?.proposer_address;
+                return {
+                    ...toCommit(r.signed_header.commit),
+                    ...(proposer ? { proposer: proposer.toUpperCase() } : {}),
+                };
             } catch (err) {
                 // A node or proxy that does not serve /commit: block height+1 carries the same canonical commit.
                 if (!(err instanceof NodeError) || !/HTTP 404|error -32601/.test(err.message)) throw err;

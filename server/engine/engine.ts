@@ -230,6 +230,11 @@ export class Engine {
         return this.states.get(monitorId)?.memory;
     }
 
+    /** A monitor's whole latest state (memory and the chain source it read through), newer than monitor_states. */
+    stateOf(monitorId: number): PersistedState | undefined {
+        return this.states.get(monitorId);
+    }
+
     private forgetMemoryIfSettingsChanged(before: MonitorTarget, after: MonitorTarget): void {
         if (before.type === after.type && JSON.stringify(before.settings) === JSON.stringify(after.settings)) return;
         const state = this.states.get(after.id);
@@ -311,6 +316,7 @@ export class Engine {
             alert: next.state,
             memory: judged.memory,
             ...(blindSince !== undefined ? { blindSince } : {}),
+            ...(source ? { source } : blind ? {} : prev.source ? { source: prev.source } : {}),
         };
         this.states.set(id, state);
         const failed = judged.verdict.level === 'error';

@@ -1,3 +1,4 @@
+import type { SourceUsed } from './chain-sources';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
@@ -19,6 +20,8 @@ export interface PersistedState {
     memory: unknown;
     /** Since when a duty monitor has seen no fresh source of its chain (absent while it sees one). */
     blindSince?: number;
+    /** The source a duty monitor's last reading came through. */
+    source?: SourceUsed;
 }
 
 export interface CheckRecord {

@@ -1,8 +1,14 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { VALIDATOR_CARD_TYPES, type ValidatorCard, type ValidatorFigures } from '../../common/validator-card';
+import {
+    BLOCK_STATES,
+    VALIDATOR_CARD_TYPES,
+    type ValidatorCard,
+    type ValidatorFigures,
+} from '../../common/validator-card';
 import type { Db } from '../db/client';
 import { monitors, monitorStates } from '../db/schema';
 import type { GovernanceMemory } from '../engine/checks/governanceVote';
+import type { SignMissMemory } from '../engine/checks/signMissCheck';
 import type { SlashingWindowMemory } from '../engine/checks/slashingWindow';
 import type { UpgradeMemory } from '../engine/checks/upgradeWatch';
 import type { ActiveSetMemory } from '../engine/checks/validatorOutOfActiveSet';
@@ -39,6 +45,7 @@ const blank = (valoper: string): ValidatorFigures => ({
     commission_percent: null,
     jail_budget: null,
     proposals: null,
+    signing: null,
     read_at: null,
 });
 
@@ -48,9 +55,19 @@ const later = (a: string | null, b: string | null) => (a && b ? (a > b ? a : b) 
  * The Validator card of a configuration (whose access the caller checked), from the engine's persisted memory of
  * its validator-duty monitors: one entry per valoper, and the upgrade plan (empty when it has none of them).
  */
-export async function validatorCard(db: Db, configurationId: number): Promise<ValidatorCard> {
+export async function validatorCard(
+    db: Db,
+    configurationId: number,
+    /** The engine's latest state of a monitor, newer than what monitor_states holds (saved about once a minute). */
+    live?: (monitorId: number) => PersistedState | undefined
+): Promise<ValidatorCard> {
     const rows = await db
-        .select({ type: monitors.type, settings: monitors.configurationObject, state: monitorStates.state })
+        .select({
+            id: monitors.id,
+            type: monitors.type,
+            settings: monitors.configurationObject,
+            state: monitorStates.state,
+        })
         .from(monitors)
         .leftJoin(monitorStates, eq(monitorStates.monitorId, monitors.id))
         .where(and(eq(monitors.configurationId, configurationId), inArray(monitors.type, [...VALIDATOR_CARD_TYPES])))
@@ -63,7 +80,8 @@ export async function validatorCard(db: Db, configurationId: number): Promise<Va
     };
     let upgrade: ValidatorCard['upgrade'] = null;
     for (const row of rows) {
-        const memory = (row.state as PersistedState | null)?.memory;
+        const state = live?.(row.id) ?? (row.state as PersistedState | null);
+        const memory = state?.memory;
         if (row.type === 'upgradeWatch') {
             const last = (memory as UpgradeMemory | undefined)?.last;
             if (last && !upgrade) {
@@ -85,7 +103,14 @@ export async function validatorCard(db: Db, configurationId: number): Promise<Va
         }
         if (!valoper) continue;
         const v = entry(valoper);
-        if (row.type === 'validatorOutOfActiveSet') {
+        if (row.type === 'signMissCheck') {
+            const grid = (memory as SignMissMemory | undefined)?.grid;
+            if (!grid || v.signing) continue;
+            v.signing = {
+                blocks: grid.map(([height, s]) => ({ height, state: BLOCK_STATES[s] })),
+                source: state?.source?.name ?? null,
+            };
+        } else if (row.type === 'validatorOutOfActiveSet') {
             const last = (memory as ActiveSetMemory | undefined)?.last;
             if (!last) continue;
             v.moniker = last.moniker || v.moniker;

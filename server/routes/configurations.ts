@@ -136,7 +136,8 @@ export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
     // The Validator card: what the configuration's validator-duty monitors last read (common/validator-card.ts).
     app.get('/api/configurations/:id/validator', { schema: read(validatorCardAnswer) }, async (req) => {
         await findConfiguration(db, scope(req), req.params.id);
-        return validatorCard(db, req.params.id);
+        const engine = app.ctx.engine;
+        return validatorCard(db, req.params.id, engine ? (id) => engine.stateOf(id) : undefined);
     });
     app.get('/api/configurations/:id/monitors', { schema: read(z.array(monitor)) }, async (req) => {
         await findConfiguration(db, scope(req), req.params.id);

@@ -49,7 +49,7 @@ export interface SignMissMeasurement {
     signing: { missed: number; jailedUntilMs: number | null; tombstoned: boolean } | null;
     window: SlashingParams | null;
     /** Null in counter mode (no rpc service) and while the validator is not expected to sign. */
-    blocks: { height: number; signed: boolean }[] | null;
+    blocks: { height: number; signed: boolean; proposed?: boolean }[] | null;
     latestHeight: number | null;
     /** New blocks beyond the per-poll cap that were not read. */
     skipped: number;
@@ -62,7 +62,13 @@ export interface SignMissMemory extends HoldState {
     seen: number;
     lastMissAtMs: number | null;
     lastCounter: number | null;
+    /** The last GRID_BLOCKS blocks read, oldest first, for the Validator card's signing grid. */
+    grid?: GridCell[];
 }
+
+/** One block of the signing grid: [height, 0 signed | 1 missed | 2 proposed] (compact: it is persisted per check). */
+export type GridCell = [number, 0 | 1 | 2];
+export const GRID_BLOCKS = 100;
 
 const INITIAL: SignMissMemory = {
     readFailures: 0,
@@ -106,7 +112,7 @@ async function readBlocks(comet: CometClient, rpcUrl: string, key: string, hex: 
     from += skipped;
     const heights: number[] = [];
     for (let h = Math.max(1, from); h <= top; h++) heights.push(h);
-    const blocks: { height: number; signed: boolean }[] = [];
+    const blocks: { height: number; signed: boolean; proposed: boolean }[] = [];
     for (let i = 0; i < heights.length; i += 5) {
         const read = await Promise.all(
             heights.slice(i, i + 5).map(async (h) => {
@@ -119,7 +125,11 @@ async function readBlocks(comet: CometClient, rpcUrl: string, key: string, hex: 
         );
         for (const c of read) {
             const own = c.signatures.find((s) => s.validatorAddress === hex);
-            blocks.push({ height: c.height, signed: own !== undefined && own.flag !== 'absent' });
+            blocks.push({
+                height: c.height,
+                signed: own !== undefined && own.flag !== 'absent',
+                proposed: c.proposer === hex,
+            });
         }
     }
     cursor.set(key, top);
@@ -232,11 +242,15 @@ function count(m: SignMissMemory, r: SignMissMeasurement, nowMs: number): SignMi
     const counter = r.signing?.missed ?? null;
     if (r.blocks) {
         // The chain restarted below what we counted: count afresh.
-        if (next.lastHeight !== null && r.latestHeight !== null && r.latestHeight < next.lastHeight)
+        if (next.lastHeight !== null && r.latestHeight !== null && r.latestHeight < next.lastHeight) {
             next.lastHeight = null;
+            next.grid = [];
+        }
+        const grid = [...(next.grid ?? [])];
         for (const b of [...r.blocks].sort((a, c) => a.height - c.height)) {
             if (next.lastHeight !== null && b.height <= next.lastHeight) continue;
             next.lastHeight = b.height;
+            grid.push([b.height, b.proposed ? 2 : b.signed ? 0 : 1]);
             if (b.signed && next.misses === 0) continue;
             next.seen += 1;
             if (!b.signed) {
@@ -244,6 +258,7 @@ function count(m: SignMissMemory, r: SignMissMeasurement, nowMs: number): SignMi
                 next.lastMissAtMs = nowMs;
             }
         }
+        next.grid = grid.slice(-GRID_BLOCKS);
     } else if (counter !== null && next.lastCounter !== null && counter > next.lastCounter) {
         next.misses += counter - next.lastCounter;
         next.lastMissAtMs = nowMs;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ValidatorCard } from '../../../common/validator-card';
+import { BLOCK_STATES, type ValidatorCard } from '../../../common/validator-card';
 import type { Expect, Same } from './answers';
 
 /** GET /api/configurations/{id}/validator (common/validator-card.ts). Chain-read times pass as the chain wrote them. */
@@ -34,6 +34,15 @@ const validator = z.object({
     commission_percent: z.number().nullable(),
     jail_budget: jailBudget.nullable(),
     proposals: z.array(proposal).nullable(),
+    signing: z
+        .object({
+            blocks: z.array(z.object({ height: z.number(), state: z.enum(BLOCK_STATES) })),
+            source: z.string().nullable(),
+        })
+        .nullable()
+        .describe(
+            'The last 100 blocks as signed, missed or proposed, oldest first, and the node they were read through'
+        ),
     read_at: z.string().nullable(),
 });
 

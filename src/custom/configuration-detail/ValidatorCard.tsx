@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ProposalFigures, UpgradeFigures, ValidatorFigures } from '../../../common/validator-card';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 import { formatDateTime } from '../ui/format';
+import { SigningGrid } from './SigningGrid';
 
 /** "in 3.2 h", "in 12 min": how far ahead a time is, for deadlines and ETAs. */
 export function timeLeft(iso: string | null, nowMs = Date.now()): string {
@@ -120,18 +121,20 @@ const Validator = ({ v }: { v: ValidatorFigures }) => (
             />
         )}
         {v.commission_percent !== null && <Row label="Commission" value={`${v.commission_percent} %`} />}
+        {v.signing && v.signing.blocks.length > 0 && <SigningGrid signing={v.signing} />}
         <JailBudget v={v} />
         {v.proposals && <Proposals proposals={v.proposals} />}
     </Stack>
 );
 
-/** Validator at a glance: what the configuration's validator-duty monitors last read (refreshed every 30 s). */
+/** Validator at a glance: what the configuration's validator-duty monitors last read (refreshed every 5 s). */
 export const ValidatorCard = ({ configurationId }: { configurationId: number }) => {
     const dataProvider = useNodeMonitorDataProvider();
     const { data, isError } = useQuery({
         queryKey: ['configurations', configurationId, 'validator'],
         queryFn: () => dataProvider.getConfigurationValidator(configurationId),
-        refetchInterval: 30_000,
+        // Live enough to watch misses as they happen: the server answers from the engine's latest readings.
+        refetchInterval: 5_000,
         retry: false,
     });
     return (

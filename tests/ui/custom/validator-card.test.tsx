@@ -72,6 +72,18 @@ describe('Validator card', () => {
                                 options: ['VOTE_OPTION_YES'],
                             },
                         ],
+                        signing: {
+                            blocks: [
+                                ...Array.from({ length: 97 }, (_, i) => ({
+                                    height: 1_204_300 + i,
+                                    state: 'signed' as const,
+                                })),
+                                { height: 1_204_397, state: 'proposed' },
+                                { height: 1_204_398, state: 'missed' },
+                                { height: 1_204_399, state: 'missed' },
+                            ],
+                            source: 'sentry-1',
+                        },
                         read_at: new Date(now).toISOString(),
                     },
                 ],
@@ -111,6 +123,14 @@ describe('Validator card', () => {
             /Scheduled upgrade: v18 at height 21330500, expected .* \(in 10 min\)/
         );
         expect(inCard.getByText('App version:').parentElement).toHaveTextContent('App version: v17.2.0');
+        // The signing grid: one image named by the summary written under it, cells told apart by shape too.
+        const summary =
+            'Last 100 blocks (1,204,300–1,204,399): 97 signed, 2 missed: 1,204,398, 1,204,399, 1 proposed; read through sentry-1';
+        const grid = inCard.getByRole('img', { name: summary });
+        expect(grid.querySelectorAll('[data-state="missed"]')).toHaveLength(2);
+        expect(grid.querySelectorAll('[data-state="proposed"]')).toHaveLength(1);
+        expect(grid.children).toHaveLength(100);
+        expect(inCard.getByText(summary)).toBeInTheDocument();
     });
 
     it('is not shown for a configuration without validator-duty monitors', async () => {

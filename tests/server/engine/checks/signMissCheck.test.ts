@@ -192,17 +192,17 @@ describe('signMissCheck read', () => {
             status: 'BOND_STATUS_BONDED',
             window: { maxMissed: 9500 },
         });
-        expect(first.blocks).toEqual([{ height: 12, signed: true }]);
+        expect(first.blocks).toEqual([{ height: 12, signed: true, proposed: false }]);
         latest = 20;
         const second = await signMissCheckCheck.read(ctx);
         expect(second.blocks).toEqual([
-            { height: 13, signed: false },
-            { height: 14, signed: true },
-            { height: 15, signed: false },
-            { height: 16, signed: true },
-            { height: 17, signed: true },
-            { height: 18, signed: true },
-            { height: 19, signed: true },
+            { height: 13, signed: false, proposed: false },
+            { height: 14, signed: true, proposed: false },
+            { height: 15, signed: false, proposed: false },
+            { height: 16, signed: true, proposed: false },
+            { height: 17, signed: true, proposed: false },
+            { height: 18, signed: true, proposed: false },
+            { height: 19, signed: true, proposed: false },
         ]);
         const [, v] = run(signMissCheckCheck, settings, [
             { at: T0, reading: okv(first) },

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { checkResults, configurations, monitors, servers, services } from '../../../../server/db/schema';
 import { type ChainSim, startChainSim } from '../../../../tools/chain-sim';
-import { createTestApp, seedCompany, type TestApp } from '../../helpers';
+import { auth, createTestApp, login, seedCompany, seedUser, type TestApp } from '../../helpers';
 import { seedNode, waitFor } from '../../seed';
 
 /**
@@ -127,6 +127,20 @@ it('reads through the sentry when the own node falls behind or halts: misses, Er
     );
     expect(performance.now() - haltedAt).toBeLessThan(TOLERANCE * BLOCK_MS + 30_000);
     expect(failed.lastError).toMatch(/^Missed \d+ of the last \d+ blocks \(tolerance 5\).*; read through sentry-1 at/);
+    // The Validator card's signing grid shows the misses as they happen, read through the sentry.
+    await seedUser(t.app, { username: 'duty-admin', companyId, isAdmin: true });
+    const token = (await login(t.app, 'duty-admin')).access;
+    const grid = await waitFor('the misses in the signing grid', async () => {
+        const res = await t.app.inject({
+            url: `/api/configurations/${sign.configurationId}/validator`,
+            headers: auth(token),
+        });
+        const signing = res.json().validators[0]?.signing;
+        const missed = signing?.blocks.filter((b: { state: string }) => b.state === 'missed').length ?? 0;
+        return missed >= TOLERANCE ? signing : null;
+    });
+    expect(grid.source).toBe('sentry-1');
+    expect(grid.blocks.length).toBeLessThanOrEqual(100);
     const counting = await waitFor('the jail budget counting through the sentry', async () => {
         const r = await row(budget);
         return r?.lastError?.includes('of the jail budget') ? r : null;
