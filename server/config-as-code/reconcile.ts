@@ -81,6 +81,9 @@ const changed = <T extends object>(before: T, after: T): string[] =>
  * the plan and the change, so a dry run names exactly what a real run does. Rows the document leaves out are
  * deleted (a configuration takes its servers, services, monitors and links with it).
  */
+/** Monitors planned between two turns of the event loop. */
+const YIELD_EVERY = 250;
+
 export async function reconcile(
     tree: CompanyTree,
     doc: ConfigDocument,
@@ -347,6 +350,8 @@ export async function reconcile(
                     : tree.monitors.filter((m) => m.configurationId === existing.id && m.serverId === storedServerId);
             const kept = new Set<number>();
             for (const [mi, m] of wanted.entries()) {
+                // A plan of thousands of monitors lets other requests in between chunks.
+                if (mi % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r));
                 const mat = `${parentPath}.monitors[${mi}]`;
                 const old = stored.find((x) => x.name === m.name && !kept.has(x.id));
                 const target = typeof m.settings.address === 'string' ? m.settings.address : null;

@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { stringify, parse as parseYaml } from 'yaml';
+import { stringify } from 'yaml';
 import { z } from 'zod';
 import { requireWriter } from '../auth/guard';
+import { beyondImportLimits } from '../config-as-code/bounds';
 import { exportDocument, loadCompanyTree } from '../config-as-code/current';
 import { parseDocument } from '../config-as-code/document';
+import { parseYamlOffThread, YamlError } from '../config-as-code/yaml-off-thread';
 import { reconcile } from '../config-as-code/reconcile';
 import { companies } from '../db/schema';
 import { badRequest } from '../errors';
@@ -22,12 +24,18 @@ const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml'];
  * in one transaction. A super admin names the company with `company_id`.
  */
 export const configAsCodeRoutes: FastifyPluginAsyncZod = async (app) => {
-    app.addContentTypeParser(YAML_TYPES, { parseAs: 'string' }, (_req, body, done) => {
+    app.addContentTypeParser(YAML_TYPES, { parseAs: 'string' }, async (_req: unknown, body: string | Buffer) => {
+        let document: unknown;
         try {
-            done(null, parseYaml(String(body), { maxAliasCount: 100 }));
+            document = await parseYamlOffThread(String(body));
         } catch (err) {
-            done(badRequest({ document: `The document is not valid YAML: ${(err as Error).message.split('\n')[0]}` }));
+            if (!(err instanceof YamlError)) throw err;
+            throw badRequest({ document: `The document is not valid YAML: ${err.message}` });
         }
+        // Before anything else walks it: the expanded document is what every later step pays for.
+        const beyond = beyondImportLimits(document);
+        if (beyond) throw badRequest({ document: beyond });
+        return document;
     });
 
     app.get(
@@ -78,6 +86,8 @@ export const configAsCodeRoutes: FastifyPluginAsyncZod = async (app) => {
         },
         async (req) => {
             const companyId = await targetCompany(app.ctx.db, req.actor, req.query.company_id);
+            const beyond = beyondImportLimits(req.body);
+            if (beyond) throw badRequest({ document: beyond });
             const parsed = parseDocument(req.body);
             if (!parsed.ok) throw badRequest(parsed.errors, 'The document has errors; nothing was changed');
             const who = { companyId, actorUserId: req.actor.id, username: req.actor.username, ip: req.ip };
