@@ -25,6 +25,9 @@ export interface Silence {
 }
 
 /** A maintenance window as /api/maintenance-windows answers it. */
+export const WINDOW_MUTES = ['node', 'all'] as const;
+export type WindowMutes = (typeof WINDOW_MUTES)[number];
+
 export interface MaintenanceWindow {
     id: number;
     configuration_id: number | null;
@@ -33,6 +36,8 @@ export interface MaintenanceWindow {
     starts_at: string;
     ends_at: string;
     repeat_weekly: boolean;
+    /** `node`: only node-health monitors (MONITOR_ROLES) are muted, validator duty still pages; `all`: every one. */
+    mutes: WindowMutes;
     reason: string;
     created_by: string;
     created_at: string;

@@ -307,7 +307,7 @@ export class Engine {
         }
         // Silences and maintenance windows hold messages back; the check, its health and its audit trail go on.
         const cover = this.ctx.silences.coverOf(
-            { id, serverId: target.server?.id ?? null, configurationId: target.configuration.id },
+            { id, serverId: target.server?.id ?? null, configurationId: target.configuration.id, type: target.type },
             now
         );
         next = hush(id, prev.alert, next, judged.verdict.message ?? null, cover, now);

@@ -23,7 +23,12 @@ export async function escalateDue(
     db: Db,
     nowMs: number,
     /** Whether a silence or maintenance window covers the incident's monitor now: its escalation waits until it ends. */
-    silenced: (i: { monitorId: number; serverId: number | null; configurationId: number }) => boolean = () => false
+    silenced: (i: {
+        monitorId: number;
+        serverId: number | null;
+        configurationId: number;
+        type: string | null;
+    }) => boolean = () => false
 ): Promise<number> {
     const due = await db
         .select({
@@ -32,8 +37,10 @@ export async function escalateDue(
             monitorId: incidents.monitorId,
             serverId: incidents.serverId,
             configurationId: incidents.configurationId,
+            type: monitors.type,
         })
         .from(incidents)
+        .leftJoin(monitors, eq(monitors.id, incidents.monitorId))
         .innerJoin(configurationChannels, eq(configurationChannels.configurationId, incidents.configurationId))
         .innerJoin(notificationChannels, eq(notificationChannels.id, configurationChannels.notificationChannelId))
         .where(
@@ -58,8 +65,8 @@ export async function escalateDue(
         )
         .limit(1000);
     let sent = 0;
-    for (const { incidentId, channelId, monitorId, serverId, configurationId } of due) {
-        if (monitorId !== null && silenced({ monitorId, serverId, configurationId })) continue;
+    for (const { incidentId, channelId, monitorId, serverId, configurationId, type } of due) {
+        if (monitorId !== null && silenced({ monitorId, serverId, configurationId, type })) continue;
         sent += await db.transaction(async (txRaw) => {
             const tx = txRaw as unknown as Db;
             // Read again in the transaction (locked on PostgreSQL): an acknowledgement or recovery may have come first.
@@ -174,7 +181,7 @@ export class IncidentSweeper {
             const escalated = await escalateDue(db, now, (i) =>
                 Boolean(
                     this.ctx.silences.coverOf(
-                        { id: i.monitorId, serverId: i.serverId, configurationId: i.configurationId },
+                        { id: i.monitorId, serverId: i.serverId, configurationId: i.configurationId, type: i.type },
                         now
                     )
                 )

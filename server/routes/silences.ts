@@ -4,7 +4,7 @@ import { companyScope } from '../auth/actor';
 import { requireWriter } from '../auth/guard';
 import { listQuerySchema, pageOf, toListQuery } from '../list-query';
 import { createSilence, endSilence, listSilences, silenceBody } from '../silences/silences';
-import { createWindow, deleteWindow, listWindows, updateWindow, windowBody } from '../silences/windows';
+import { createWindow, deleteWindow, endWindow, listWindows, updateWindow, windowBody } from '../silences/windows';
 import type { By } from '../silences/write';
 import { z } from 'zod';
 import { answers } from './responses/answers';
@@ -85,6 +85,14 @@ export const silenceRoutes: FastifyPluginAsyncZod = async (app) => {
             },
         },
         async (req) => updateWindow(ctx, scope(req), req.params.id, req.body, by(req))
+    );
+    app.post(
+        '/api/maintenance-windows/:id/end',
+        {
+            ...writer,
+            schema: { params: idParams, response: answers({ 200: maintenanceWindow }, 400, 401, 403, 404, 409) },
+        },
+        async (req) => endWindow(ctx, scope(req), req.params.id, by(req))
     );
     app.delete(
         '/api/maintenance-windows/:id',

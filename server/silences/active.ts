@@ -1,4 +1,6 @@
 import { gt, isNull, and, or, eq } from 'drizzle-orm';
+import { MONITOR_ROLES, type MonitorType } from '../../common/monitor-types';
+import type { WindowMutes } from '../../common/silences';
 import type { Db } from '../db/client';
 import { maintenanceWindows, silences } from '../db/schema';
 import type { EventBus } from '../events';
@@ -13,11 +15,13 @@ export interface Cover {
     reason: string;
 }
 
-/** A monitor as far as covering goes: itself, its server, its configuration. */
+/** A monitor as far as covering goes: itself, its server, its configuration, and its type (what a window mutes). */
 export interface Coverable {
     id: number;
     serverId: number | null;
     configurationId: number;
+    /** Null when it is not known (a deleted monitor's incident): only windows muting everything cover it. */
+    type: string | null;
 }
 
 interface Entry {
@@ -27,6 +31,8 @@ interface Entry {
     endsAt: number;
     repeatWeekly: boolean;
     reason: string;
+    /** A silence mutes all; a window its `mutes`. */
+    mutes: WindowMutes;
 }
 
 const REFRESH_MS = 30_000;
@@ -103,6 +109,7 @@ export class ActiveSilences {
                 endsAt: s.endsAt.getTime(),
                 repeatWeekly: false,
                 reason: s.reason,
+                mutes: 'all',
             });
         }
         for (const w of windowRows) {
@@ -113,6 +120,7 @@ export class ActiveSilences {
                 endsAt: w.endsAt.getTime(),
                 repeatWeekly: w.repeatWeekly,
                 reason: w.reason,
+                mutes: w.mutes,
             });
         }
         this.byTarget = byTarget;
@@ -121,8 +129,11 @@ export class ActiveSilences {
     /** What covers the monitor now, the one lasting longest when several do; null when nothing does. */
     coverOf(m: Coverable, nowMs: number): Cover | null {
         let best: Cover | null = null;
+        // A node's window never holds validator duty: a validator jailed while its node restarts must page.
+        const nodeHealth = m.type !== null && MONITOR_ROLES[m.type as MonitorType] === 'node';
         for (const key of [`m${m.id}`, `s${m.serverId}`, `c${m.configurationId}`]) {
             for (const e of this.byTarget.get(key) ?? []) {
+                if (e.mutes === 'node' && !nodeHealth) continue;
                 const span = occurrence(e, nowMs);
                 if (isOn(span, nowMs) && (!best || span.endsAt > best.until))
                     best = { kind: e.kind, id: e.id, until: span.endsAt, reason: e.reason };

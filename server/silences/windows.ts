@@ -1,10 +1,10 @@
 import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { MaintenanceWindow } from '../../common/silences';
+import { type MaintenanceWindow, WINDOW_MUTES } from '../../common/silences';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { configurations, maintenanceWindows, servers } from '../db/schema';
-import { badRequest, notFound } from '../errors';
+import { badRequest, conflict, notFound } from '../errors';
 import { utc } from '../notify/format';
 import { inScope, type Scope } from '../repositories/scope';
 import { readOnlyFields } from '../routes/schemas';
@@ -22,6 +22,7 @@ export const windowBody = z.strictObject({
     starts_at: instant('starts_at'),
     ends_at: instant('ends_at'),
     repeat_weekly: z.boolean({ error: 'repeat_weekly must be true or false' }).optional().default(false),
+    mutes: z.enum(WINDOW_MUTES, { error: 'mutes must be "node" or "all"' }).optional().default('node'),
     reason: reasonField,
     target: z.unknown().optional(),
     created_by: z.unknown().optional(),
@@ -51,7 +52,7 @@ function parse(input: unknown) {
 }
 
 const span = (p: ReturnType<typeof parse>) =>
-    `${utc(p.startsAt)} – ${utc(p.endsAt)}${p.body.repeat_weekly ? ', weekly' : ''}`;
+    `${utc(p.startsAt)} – ${utc(p.endsAt)}${p.body.repeat_weekly ? ', weekly' : ''}, mutes ${p.body.mutes}`;
 
 export async function createWindow(
     ctx: Ctx,
@@ -72,6 +73,7 @@ export async function createWindow(
                 startsAt: new Date(p.startsAt),
                 endsAt: new Date(p.endsAt),
                 repeatWeekly: p.body.repeat_weekly,
+                mutes: p.body.mutes,
                 reason: p.body.reason,
                 createdBy: who.name,
                 createdByUserId: who.userId ?? null,
@@ -105,6 +107,7 @@ export async function updateWindow(
                 startsAt: new Date(p.startsAt),
                 endsAt: new Date(p.endsAt),
                 repeatWeekly: p.body.repeat_weekly,
+                mutes: p.body.mutes,
                 reason: p.body.reason,
                 updatedAt: new Date(),
             })
@@ -135,6 +138,39 @@ export async function deleteWindow(ctx: Ctx, scope: Scope, id: number, by: By | 
         };
     });
     return existing;
+}
+
+/**
+ * Ends a window that is on now: its end becomes now. A weekly one ends for good (it would otherwise come back next
+ * week as if nothing happened): what stays is the occurrence that just ended. What it held back is then sent, as
+ * when a window closes on time.
+ */
+export async function endWindow(ctx: Ctx, scope: Scope, id: number, by: By | string): Promise<MaintenanceWindow> {
+    const existing = await getWindow(ctx.db, scope, id);
+    if (!existing.active || !existing.next_starts_at) throw conflict('The maintenance window is not on now');
+    const who = byOf(by);
+    const now = new Date();
+    await auditedWrite(ctx, who, 'MAINTENANCE_WINDOW_ENDED', async (tx) => {
+        const field = existing.server_id ? 'server_id' : 'configuration_id';
+        const target = await findTarget(tx, scope, field, existing.server_id ?? existing.configuration_id ?? 0);
+        const [row] = await tx
+            .update(maintenanceWindows)
+            .set({
+                startsAt: new Date(existing.next_starts_at ?? now),
+                endsAt: now,
+                repeatWeekly: false,
+                updatedAt: now,
+            })
+            .where(and(eq(maintenanceWindows.id, id), inScope(maintenanceWindows.companyId, scope)))
+            .returning({ id: maintenanceWindows.id });
+        if (!row) throw notFound('Maintenance window');
+        return {
+            result: id,
+            target,
+            message: `Maintenance window of ${describeTarget(target)} ended early by ${who.name}`,
+        };
+    });
+    return getWindow(ctx.db, scope, id);
 }
 
 /** Windows on now or coming (weekly ones always), by their next occurrence. */
@@ -188,6 +224,7 @@ async function find(db: Db, where: ReturnType<typeof and>): Promise<MaintenanceW
             starts_at: w.startsAt.toISOString(),
             ends_at: w.endsAt.toISOString(),
             repeat_weekly: w.repeatWeekly,
+            mutes: w.mutes,
             reason: w.reason,
             created_by: w.createdBy,
             created_at: w.createdAt.toISOString(),

@@ -234,6 +234,10 @@ describe('OpenAPI document against real answers', () => {
         await call('GET', '/api/maintenance-windows', alice, 200);
         await call('DELETE', `/api/maintenance-windows/${win}`, alice, 200);
         await call('DELETE', `/api/maintenance-windows/${win}`, plain.access, 403);
+        const onNow = { ...winBody, starts_at: inHours(-1), ends_at: inHours(1), mutes: 'all' };
+        const ongoing = (await call('POST', '/api/maintenance-windows', alice, 201, onNow)).json().id;
+        await call('POST', `/api/maintenance-windows/${ongoing}/end`, alice, 200);
+        await call('POST', `/api/maintenance-windows/${ongoing}/end`, alice, 409);
 
         // Incidents: one open row, as the engine writes it, then acknowledged and annotated.
         const incidentId = '11111111-0000-4000-8000-000000000001';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { MaintenanceWindow, Silence } from '../../../common/silences';
+import { type MaintenanceWindow, type Silence, WINDOW_MUTES } from '../../../common/silences';
 import { type Expect, type Same, timestamp } from './answers';
 
 /** /api/silences and /api/maintenance-windows (common/silences.ts). */
@@ -38,6 +38,9 @@ export const maintenanceWindow = z.object({
     starts_at: timestamp,
     ends_at: timestamp,
     repeat_weekly: z.boolean(),
+    mutes: z
+        .enum(WINDOW_MUTES)
+        .describe('node: only node-health monitors (urlCheck, blockCheck, disk); all: every one'),
     reason: z.string(),
     created_by: z.string(),
     created_at: timestamp,

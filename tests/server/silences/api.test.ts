@@ -182,6 +182,78 @@ describe('/api/maintenance-windows', () => {
         await w.call('DELETE', `/api/maintenance-windows/${res.json().id}`, w.admin.access);
     });
 
+    it('mutes the node-health monitors only by default, every monitor with mutes "all"', async () => {
+        const jail = (
+            await w.call('POST', '/api/monitors', w.admin.access, {
+                name: 'active set',
+                configuration_id: cfg,
+                server_id: srv,
+                type: 'validatorOutOfActiveSet',
+                configuration_object: JSON.stringify({
+                    valoper_address: 'cosmosvaloper1qurswpc8qurswpc8qurswpc8qurswpc8k8n0vj',
+                }),
+            })
+        ).json().id as number;
+        expect(jail).toBeGreaterThan(0);
+        const marked = async (id: number) =>
+            (await w.call('GET', `/api/monitors/${id}`, w.plain.access)).json().silence_reason ?? null;
+        const body = { configuration_id: cfg, starts_at: inHours(-1), ends_at: inHours(1), reason: 'Restarting val-1' };
+        const node = await w.call('POST', '/api/maintenance-windows', w.admin.access, body);
+        expect(node.statusCode).toBe(201);
+        expect(node.json().mutes).toBe('node');
+        // The disk is the node's health; staying in the active set is validator duty, which still pages.
+        expect(await marked(mon)).toBe('Restarting val-1');
+        expect(await marked(jail)).toBeNull();
+
+        const all = await w.call('PUT', `/api/maintenance-windows/${node.json().id}`, w.admin.access, {
+            ...node.json(),
+            mutes: 'all',
+        });
+        expect(all.json().mutes).toBe('all');
+        expect(await marked(jail)).toBe('Restarting val-1');
+        expect(
+            (await w.call('POST', '/api/maintenance-windows', w.admin.access, { ...body, mutes: 'some' })).json().errors
+        ).toEqual({ mutes: 'mutes must be "node" or "all"' });
+        await w.call('DELETE', `/api/maintenance-windows/${node.json().id}`, w.admin.access);
+        await w.call('DELETE', `/api/monitors/${jail}`, w.admin.access);
+    });
+
+    it('ends an ongoing window now with POST …/end, audited; a window not on answers 409', async () => {
+        const on = (
+            await w.call('POST', '/api/maintenance-windows', w.admin.access, {
+                configuration_id: cfg,
+                starts_at: inHours(-1),
+                ends_at: inHours(2),
+                reason: 'Node swap',
+            })
+        ).json();
+        expect((await w.call('POST', `/api/maintenance-windows/${on.id}/end`, w.plain.access)).statusCode).toBe(403);
+        const before = Date.now();
+        const ended = await w.call('POST', `/api/maintenance-windows/${on.id}/end`, w.admin.access);
+        expect(ended.statusCode).toBe(200);
+        expect(ended.json()).toMatchObject({ id: on.id, active: false, starts_at: on.starts_at });
+        expect(Date.parse(ended.json().ends_at)).toBeGreaterThanOrEqual(before - 1000);
+        expect(Date.parse(ended.json().ends_at)).toBeLessThanOrEqual(Date.now());
+        expect((await w.call('GET', `/api/monitors/${mon}`, w.plain.access)).json().silenced_until).toBeUndefined();
+        expect((await w.audit()).map((a) => a.message)).toContain(
+            'Maintenance window of configuration "Hub" ended early by alice'
+        );
+        const again = await w.call('POST', `/api/maintenance-windows/${on.id}/end`, w.admin.access);
+        expect(again.statusCode).toBe(409);
+        expect(again.json().message).toBe('The maintenance window is not on now');
+        const theirs = (
+            await w.call('POST', '/api/maintenance-windows', w.other.access, {
+                configuration_id: otherCfg,
+                starts_at: inHours(-1),
+                ends_at: inHours(1),
+                reason: 'Theirs',
+            })
+        ).json();
+        expect((await w.call('POST', `/api/maintenance-windows/${theirs.id}/end`, w.admin.access)).statusCode).toBe(
+            404
+        );
+    });
+
     it('answers field-keyed 400s, 404 across companies and 403 for plain users', async () => {
         const cases: [object, string][] = [
             [{ starts_at: inHours(1), ends_at: inHours(2), reason: 'x' }, 'configuration_id'],

@@ -40,6 +40,7 @@ const window = (overrides: Partial<MaintenanceWindow> = {}): MaintenanceWindow =
     starts_at: inHours(24),
     ends_at: inHours(26),
     repeat_weekly: false,
+    mutes: 'node',
     reason: 'Upgrade to v25',
     created_by: 'ops',
     created_at: inHours(-1),
