@@ -23,7 +23,7 @@ afterAll(async () => {
     await sim?.close();
 });
 
-it('shows rank, jail budget, the unvoted proposal and the upgrade the simulator was given', {
+it('shows rank, jail budget, the unvoted proposal, the upgrade and the signing grid the simulator was given', {
     timeout: 180_000,
 }, async () => {
     const call = await api(server.url, 'admin', ADMIN_PASSWORD);
@@ -52,6 +52,13 @@ it('shows rank, jail budget, the unvoted proposal and the upgrade the simulator 
         is_enabled: true,
         server_id: srv.id,
     });
+    await call('POST', '/services', {
+        name: 'rpc',
+        type: 'rpc',
+        address: sim.nodes[0]?.rpcUrl,
+        is_enabled: true,
+        server_id: srv.id,
+    });
     sim.control.setRank(4);
     sim.control.setMissedCounter(38); // 40 % of a budget of 95
     sim.control.openProposal({ endsAtMs: Date.now() + 20 * 3_600_000, title: 'Community pool spend' });
@@ -63,6 +70,7 @@ it('shows rank, jail budget, the unvoted proposal and the upgrade the simulator 
         ['slashingWindow', { valoper_address: valoper }],
         ['governanceVote', { valoper_address: valoper }],
         ['upgradeWatch', {}],
+        ['signMissCheck', { valoper_address: valoper }],
     ] as const) {
         await call('POST', '/monitors', {
             name: type,
@@ -101,4 +109,14 @@ it('shows rank, jail budget, the unvoted proposal and the upgrade the simulator 
         )
         .waitFor();
     await page.getByText('App version: v0.50.9').waitFor();
+
+    // The signing grid, live: three blocks without our signature appear as missed cells while the page is open.
+    await page.getByRole('img', { name: /^Last \d+ blocks .*: \d+ signed, 0 missed/ }).waitFor({ timeout: 30_000 });
+    sim.control.missSignatures({ mode: 'absent', blocks: 3 });
+    const grid = page.getByRole('img', {
+        name: /^Last \d+ blocks .*, 3 missed: [\d,]+, [\d,]+, [\d,]+, \d+ proposed; read through hub-validator$/,
+    });
+    await grid.waitFor({ timeout: 30_000 });
+    expect(await grid.locator('[data-state="missed"]').count()).toBe(3);
+    await page.getByText(/^Last \d+ blocks .*, 3 missed: /).waitFor();
 });
