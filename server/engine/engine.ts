@@ -23,6 +23,7 @@ import { loadTargets, targetsFingerprint } from './targets';
 import { INITIAL_ALERT_STATE, keepSentWarning, transition } from './transitions';
 import { QUOTA_DEFAULTS } from '../../common/company-quota';
 import { UpgradeHolds } from './upgrade-hold';
+import { DutyGroups } from './duty-group';
 import { hush } from '../silences/hush';
 
 export interface EngineOptions {
@@ -77,6 +78,7 @@ export class Engine {
     readonly disks = new DiskIndex();
     private readonly upgradeHolds = new UpgradeHolds();
     private readonly chainHalts = new ChainHalts(this.upgradeHolds.adjust);
+    private readonly dutyGroups = new DutyGroups();
     private readonly observed = new Map<number, Observation>();
     private started = false;
     private fingerprint = '';
@@ -305,6 +307,7 @@ export class Engine {
             );
             next = this.chainHalts.adjust(target, reading, judged.verdict, grace, prev.alert, next, now);
         }
+        next = this.dutyGroups.adjust(target, judged.verdict, prev.alert, next, now);
         // Silences and maintenance windows hold messages back; the check, its health and its audit trail go on.
         const cover = this.ctx.silences.coverOf(
             { id, serverId: target.server?.id ?? null, configurationId: target.configuration.id, type: target.type },

@@ -53,6 +53,8 @@ export interface AlertState {
     chain?: ChainIncident;
     /** The chain halt this monitor ended, so that a restart does not end it a second time. */
     chainEnded?: { id: string; at: number };
+    /** A validator-duty monitor whose Error is part of another monitor's signing alert (duty-group.ts). */
+    grouped?: { leader: number; name: string };
     /** A silence held this monitor's messages back (server/silences/hush.ts). */
     silenced?: Hush;
     /** While Pending: the warning that was sent, which its clear names (absent when it was held back). */
