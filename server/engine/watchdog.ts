@@ -1,4 +1,5 @@
-import { and, eq, lte, min } from 'drizzle-orm';
+import { and, eq, gt, lte, min, notExists, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context';
 import { outbox } from '../db/schema';
@@ -9,7 +10,7 @@ import { HEALTH_REUSE_MS, recentRead } from '../recent-read';
 const STALL_MS = 2 * 60_000;
 /** Checks starting this late (p99 of recent starts) are no longer on time. */
 const LATE_MS = 60_000;
-/** A due notification still undelivered after this long: the outbox is not draining. */
+/** A due notification no attempt was made for after this long: the outbox is not draining. */
 const UNDELIVERED_MS = 15 * 60_000;
 /** How often the engine's progress is sampled, whether or not anyone asks. */
 const SAMPLE_MS = 15_000;
@@ -42,10 +43,30 @@ export class Watchdog {
     /** What the outbox holds, read at most once a second however often /api/health is asked (routes/health.ts). */
     private readonly outboxFigures = recentRead(HEALTH_REUSE_MS, async () => {
         const backlog = await this.ctx.db.$count(outbox, eq(outbox.status, 'pending'));
+        // A channel whose destination failed an attempt is its company's problem, shown on that channel: its rows
+        // say nothing about the console. Rows no attempt was made for say the outbox is not draining.
+        const failing = alias(outbox, 'failing');
         const [due] = await this.ctx.db
             .select({ oldest: min(outbox.createdAt) })
             .from(outbox)
-            .where(and(eq(outbox.status, 'pending'), lte(outbox.nextAttemptAt, new Date(this.now()))));
+            .where(
+                and(
+                    eq(outbox.status, 'pending'),
+                    lte(outbox.nextAttemptAt, new Date(this.now())),
+                    notExists(
+                        this.ctx.db
+                            .select({ one: sql`1` })
+                            .from(failing)
+                            .where(
+                                and(
+                                    eq(failing.channelId, outbox.channelId),
+                                    eq(failing.status, 'pending'),
+                                    gt(failing.attempts, 0)
+                                )
+                            )
+                    )
+                )
+            );
         return { backlog, oldestDue: due?.oldest ?? null };
     });
 
