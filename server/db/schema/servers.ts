@@ -9,7 +9,10 @@ export const servers = pgTable(
             .notNull()
             .references(() => configurations.id, { onDelete: 'cascade' }),
         name: text('name').notNull(),
+        /** The address with its password masked (`http://user:••••@host`); every read returns this. */
         address: text('address').notNull(),
+        /** The whole address, encrypted, when it holds a password (auth/url-credentials.ts); null otherwise. */
+        addressSecret: text('address_secret'),
         isEnabled: boolean('is_enabled').notNull().default(true),
         createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
         updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
