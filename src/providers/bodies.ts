@@ -19,7 +19,15 @@ export const BODY_FIELDS: Record<string, readonly string[]> = {
     'notification-channels': ['name', 'type', 'configuration_object', 'is_enabled', 'company_id'],
     services: ['name', 'address', 'is_enabled', 'type', 'server_id'],
     silences: ['monitor_id', 'server_id', 'configuration_id', 'starts_at', 'ends_at', 'reason'],
-    'maintenance-windows': ['configuration_id', 'server_id', 'starts_at', 'ends_at', 'repeat_weekly', 'reason'],
+    'maintenance-windows': [
+        'configuration_id',
+        'server_id',
+        'starts_at',
+        'ends_at',
+        'repeat_weekly',
+        'mutes',
+        'reason',
+    ],
     'status-pages': [
         'company_id',
         'slug',

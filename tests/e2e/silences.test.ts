@@ -8,6 +8,7 @@ let browser: Awaited<ReturnType<typeof openBrowser>>;
 let page: Page;
 let monitorId = 0;
 let configurationId = 0;
+let ops: Awaited<ReturnType<typeof api>>;
 
 beforeAll(async () => {
     server = await startConsole({ ENGINE_ENABLED: 'false' });
@@ -25,7 +26,7 @@ beforeAll(async () => {
         company_id: company.id,
         raw_password: 'ops-admin-password',
     });
-    const ops = await api(server.url, 'ops-admin', 'ops-admin-password');
+    ops = await api(server.url, 'ops-admin', 'ops-admin-password');
     configurationId = (await ops('POST', '/configurations', { name: 'Hub', chain: 'cosmoshub', is_enabled: true })).id;
     const node = await ops('POST', '/servers', {
         name: 'hub-1',
@@ -73,4 +74,36 @@ it('silences a monitor from its page with a reason', { timeout: 120_000 }, async
     await table.getByRole('button', { name: 'End silence of Monitor Status page' }).click();
     await page.getByText('Silence ended', { exact: true }).first().waitFor();
     await page.getByText('No silences or maintenance windows').waitFor();
+});
+
+it('ends an ongoing maintenance window from the configuration page after a confirmation', {
+    timeout: 120_000,
+}, async () => {
+    const hour = 3600_000;
+    await ops('POST', '/maintenance-windows', {
+        configuration_id: configurationId,
+        starts_at: new Date(Date.now() - hour).toISOString(),
+        ends_at: new Date(Date.now() + hour).toISOString(),
+        reason: 'Swapping the disk',
+    });
+    await page.goto(`${server.url}/configurations/${configurationId}`);
+    const table = page.getByRole('table', { name: 'Maintenance windows' });
+    await table.getByText('Swapping the disk').waitFor();
+    await table.getByRole('cell', { name: 'Node health' }).waitFor();
+    const end = table.getByRole('button', { name: 'End maintenance window of Configuration Hub' });
+
+    // Cancelled: nothing changes.
+    await end.click();
+    const confirm = page.getByRole('dialog', { name: 'End maintenance window' });
+    await confirm.getByText(/Alerts it held back are sent at once/).waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    const windows = () => ops<{ results: { active: boolean }[] }>('GET', '/maintenance-windows');
+    expect((await windows()).results.map((w) => w.active)).toEqual([true]);
+
+    await end.click();
+    await confirm.getByRole('button', { name: 'End now' }).click();
+    await page.getByText('Maintenance window ended', { exact: true }).first().waitFor();
+    await page.getByText('No silences or maintenance windows').waitFor();
+    expect((await windows()).results).toEqual([]);
 });

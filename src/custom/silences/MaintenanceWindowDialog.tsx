@@ -12,7 +12,7 @@ import {
 import { useState } from 'react';
 
 import type { Server } from '../../../common/entities';
-import type { MaintenanceWindow } from '../../../common/silences';
+import type { MaintenanceWindow, WindowMutes } from '../../../common/silences';
 import { useSaveDialog } from '../ui/useSaveDialog';
 
 // Windows are only added here; the edit texts are there for the shared hook's shape.
@@ -22,7 +22,14 @@ const TEXTS = {
     addFailed: 'Failed to create maintenance window',
     editFailed: 'Failed to create maintenance window',
 };
-const EMPTY = { scope: 'configuration', starts_at: '', ends_at: '', repeat: false, reason: '' };
+const EMPTY = {
+    scope: 'configuration',
+    starts_at: '',
+    ends_at: '',
+    repeat: false,
+    mutes: 'node' as WindowMutes,
+    reason: '',
+};
 const iso = (local: string) => {
     const at = local ? new Date(local) : null;
     return at && !Number.isNaN(at.getTime()) ? at.toISOString() : local;
@@ -57,6 +64,7 @@ export const MaintenanceWindowDialog = ({ open, configurationId, servers, onClos
             starts_at: iso(form.starts_at),
             ends_at: iso(form.ends_at),
             repeat_weekly: form.repeat,
+            mutes: form.mutes,
             reason: form.reason.trim(),
         };
         // A refusal marks the fields the server named; a success has none left to show.
@@ -98,6 +106,22 @@ export const MaintenanceWindowDialog = ({ open, configurationId, servers, onClos
                     helperText={errors.ends_at}
                     slotProps={{ inputLabel: { shrink: true } }}
                 />
+                <TextField
+                    select
+                    label="Mutes"
+                    value={form.mutes}
+                    onChange={(e) => setForm({ ...form, mutes: e.target.value as WindowMutes })}
+                    error={Boolean(errors.mutes)}
+                    helperText={
+                        errors.mutes ??
+                        (form.mutes === 'node'
+                            ? 'URL, block and disk checks only: validator duty (jailed, missed blocks…) still alerts'
+                            : 'Every monitor, validator duty included')
+                    }
+                >
+                    <MenuItem value="node">Node health</MenuItem>
+                    <MenuItem value="all">Everything</MenuItem>
+                </TextField>
                 <FormControlLabel
                     control={
                         <Checkbox

@@ -1,6 +1,6 @@
 import { Box, Button, Card, CardContent, Chip, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
-import { DataTable, useDelete, useGetList, useNotify } from 'react-admin';
+import { Confirm, DataTable, useDataProvider, useDelete, useGetList, useNotify, useRefresh } from 'react-admin';
 
 import type { Server } from '../../../common/entities';
 import type { MaintenanceWindow, Silence } from '../../../common/silences';
@@ -21,7 +21,7 @@ export interface SilencesPanelProps {
 
 /**
  * The configuration detail's silences (of the configuration, its servers and its monitors) and maintenance windows,
- * with Add and End (Delete for a window) for admins.
+ * with Add and End for admins (a window also has Delete; End, for one on now, asks first).
  */
 export const SilencesPanel = ({ configurationId, configurationName, servers, canWrite }: SilencesPanelProps) => {
     const notify = useNotify();
@@ -39,6 +39,25 @@ export const SilencesPanel = ({ configurationId, configurationName, servers, can
     const [remove] = useDelete();
     const [silencing, setSilencing] = useState(false);
     const [planning, setPlanning] = useState(false);
+    const [ending, setEnding] = useState<MaintenanceWindow | null>(null);
+    const [endingBusy, setEndingBusy] = useState(false);
+    const dataProvider = useDataProvider();
+    const refresh = useRefresh();
+
+    // POST /maintenance-windows/{id}/end: the window's end becomes now, and what it held back is sent.
+    const endWindow = async (w: MaintenanceWindow) => {
+        setEndingBusy(true);
+        try {
+            await dataProvider.create(`maintenance-windows/${w.id}/end`, { data: {} });
+            notify('Maintenance window ended', { type: 'success' });
+            setEnding(null);
+            refresh();
+        } catch (error) {
+            notify(withServerMessage('Failed to end maintenance window', error), { type: 'error' });
+        } finally {
+            setEndingBusy(false);
+        }
+    };
 
     const end = (resource: 'silences' | 'maintenance-windows', record: Silence | MaintenanceWindow, done: string) =>
         remove(
@@ -135,19 +154,36 @@ export const SilencesPanel = ({ configurationId, configurationName, servers, can
                                 disableSort
                                 sx={{ overflowWrap: 'anywhere' }}
                             />
+                            <DataTable.Col
+                                label="Mutes"
+                                render={(w: MaintenanceWindow) => (w.mutes === 'all' ? 'Everything' : 'Node health')}
+                            />
                             {canWrite && (
                                 <DataTable.Col
                                     label=""
                                     align="right"
                                     render={(w: MaintenanceWindow) => (
-                                        <Button
-                                            size="small"
-                                            color="error"
-                                            aria-label={`Delete maintenance window of ${targetLabel(w.target)}`}
-                                            onClick={() => end('maintenance-windows', w, 'Maintenance window deleted')}
-                                        >
-                                            Delete
-                                        </Button>
+                                        <Stack direction="row" spacing={1} justifyContent="flex-end">
+                                            {w.active && (
+                                                <Button
+                                                    size="small"
+                                                    aria-label={`End maintenance window of ${targetLabel(w.target)}`}
+                                                    onClick={() => setEnding(w)}
+                                                >
+                                                    End
+                                                </Button>
+                                            )}
+                                            <Button
+                                                size="small"
+                                                color="error"
+                                                aria-label={`Delete maintenance window of ${targetLabel(w.target)}`}
+                                                onClick={() =>
+                                                    end('maintenance-windows', w, 'Maintenance window deleted')
+                                                }
+                                            >
+                                                Delete
+                                            </Button>
+                                        </Stack>
                                     )}
                                 />
                             )}
@@ -168,6 +204,16 @@ export const SilencesPanel = ({ configurationId, configurationName, servers, can
                         configurationId={configurationId}
                         servers={servers}
                         onClose={() => setPlanning(false)}
+                    />
+                    <Confirm
+                        isOpen={ending !== null}
+                        loading={endingBusy}
+                        title="End maintenance window"
+                        content={`End the maintenance window of ${ending ? targetLabel(ending.target) : ''} now? Alerts it held back are sent at once.`}
+                        confirm="End now"
+                        confirmColor="warning"
+                        onConfirm={() => ending && void endWindow(ending)}
+                        onClose={() => setEnding(null)}
                     />
                 </>
             )}

@@ -233,6 +233,10 @@ describe('Silences and maintenance windows on the configuration detail', () => {
         await user.type(within(dialog).getByLabelText(/Starts at/), '2030-03-04T02:00');
         await user.type(within(dialog).getByLabelText(/Ends at/), '2030-03-04T04:00');
         await user.click(within(dialog).getByRole('checkbox', { name: 'Repeat every week' }));
+        // Node health by default, said in words; a weekly reboot of everything is chosen here.
+        expect(within(dialog).getByText(/validator duty \(jailed, missed blocks…\) still alerts/)).toBeInTheDocument();
+        await user.click(within(dialog).getByRole('combobox', { name: 'Mutes' }));
+        await user.click(await screen.findByRole('option', { name: 'Everything' }));
         await user.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'Weekly restart');
         await user.click(within(dialog).getByRole('button', { name: 'Add' }));
         expect(await screen.findByText('Maintenance window planned')).toBeInTheDocument();
@@ -242,6 +246,7 @@ describe('Silences and maintenance windows on the configuration detail', () => {
             starts_at: new Date('2030-03-04T02:00').toISOString(),
             ends_at: new Date('2030-03-04T04:00').toISOString(),
             repeat_weekly: true,
+            mutes: 'all',
             reason: 'Weekly restart',
         });
     });
