@@ -91,7 +91,9 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
             return mutate(app, req, async (tx) => {
                 const { user, endSessions: end } = await updateUser(tx, req.params.id, body);
                 // In the same transaction: a password change that is saved always ends the sessions it should.
-                if (end) await endSessions(app.ctx, user.id, tx);
+                if (end) {
+                    await endSessions(app.ctx, user.id, body.raw_password ? 'password_changed' : 'account_changed', tx);
+                }
                 return { result: user, change: change(req, user, 'USER_UPDATED', 'updated') };
             });
         }
@@ -102,7 +104,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
             const u = await deleteUser(tx, req.params.id);
             return { result: u, change: change(req, u, 'USER_DELETED', 'deleted') };
         });
-        await endSessions(app.ctx, user.id);
+        await endSessions(app.ctx, user.id, 'account_changed');
         return user;
     });
 };

@@ -36,6 +36,6 @@ export async function resetPassword(db: Db, username: string, password: string):
         .where(eq(users.id, id));
     await db
         .update(refreshTokens)
-        .set({ revokedAt: new Date(), familyExpiresAt: new Date() })
-        .where(and(eq(refreshTokens.userId, id), isNull(refreshTokens.revokedAt)));
+        .set({ revokedAt: new Date(), familyExpiresAt: new Date(), endedReason: 'password_changed' })
+        .where(and(eq(refreshTokens.userId, id), isNull(refreshTokens.endedReason)));
 }

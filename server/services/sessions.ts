@@ -20,6 +20,26 @@ const MAX_DELAY_MS = 8_000;
 /** A run of failures ends after an hour without one; the next failure starts counting from 1 again. */
 const FAILURE_WINDOW_MS = 3600_000;
 const INVALID = 'Invalid username or password';
+/**
+ * How long a just-rotated refresh token is still accepted from the same address, answered with the pair its
+ * rotation issued: two tabs of one browser whose access tokens expired together refresh with the same token.
+ */
+export const REFRESH_REUSE_GRACE_MS = 10_000;
+
+/** Why a sign-in ended, as the next refresh with one of its tokens is told (and the sign-in page says). */
+export type EndedReason = 'signed_out' | 'reused' | 'password_changed' | 'account_changed' | 'company_deactivated';
+
+const EXPIRED = 'Session expired, please sign in again';
+const ENDED: Record<EndedReason, string> = {
+    signed_out: 'You were signed out (in another tab or window), please sign in again',
+    reused: 'Your session was ended because its refresh token was used twice (it may have been copied), please sign in again',
+    password_changed: 'Your password was changed, please sign in again',
+    account_changed: 'Your account was changed by an administrator, please sign in again',
+    company_deactivated: 'Your company was deactivated, please sign in again',
+};
+
+const endedError = (reason: string | null | undefined) =>
+    new ApiError(401, (reason && ENDED[reason as EndedReason]) || EXPIRED);
 
 export interface Session {
     accessToken: { token: string; expiresAt: string };
@@ -182,52 +202,103 @@ export async function login(ctx: AppContext, username: string, password: string,
     return issue(ctx, user, randomUUID(), new Date(Date.now() + ttl));
 }
 
-/** Rotates a refresh token; a token presented twice revokes its whole family (it was stolen or replayed). */
+/** A rotation in flight or just done: who asked, when it finished, and the pair it answers. */
+interface Rotation {
+    ip: string;
+    doneAt: number | null;
+    session: Promise<Session>;
+}
+
+const rotations = new WeakMap<AppContext, Map<string, Rotation>>();
+
+function recentRotations(ctx: AppContext): Map<string, Rotation> {
+    let map = rotations.get(ctx);
+    if (!map) {
+        map = new Map();
+        rotations.set(ctx, map);
+    }
+    const now = Date.now();
+    for (const [hash, r] of map) if (r.doneAt !== null && now - r.doneAt >= REFRESH_REUSE_GRACE_MS) map.delete(hash);
+    return map;
+}
+
+/**
+ * Rotates a refresh token; a token presented twice revokes its whole family (it was stolen or replayed), unless it
+ * comes again from the same address within REFRESH_REUSE_GRACE_MS of its rotation: that answer is the same new
+ * pair, so one browser's simultaneous refreshes keep the sign-in. A refusal names why the sign-in ended.
+ */
 export async function refresh(ctx: AppContext, token: string | undefined, ip: string): Promise<Session> {
-    const denied = new ApiError(401, 'Session expired, please sign in again');
-    if (!token) throw denied;
+    if (!token) throw endedError(null);
+    const hash = hashRefreshToken(token);
+    const recent = recentRotations(ctx);
+    const previous = recent.get(hash);
+    if (previous && previous.ip === ip) {
+        const session = await previous.session;
+        await assertLive(ctx, session.refreshToken.token);
+        return session;
+    }
+    const rotation: Rotation = { ip, doneAt: null, session: rotate(ctx, hash, ip) };
+    if (!previous) recent.set(hash, rotation);
+    try {
+        const session = await rotation.session;
+        rotation.doneAt = Date.now();
+        return session;
+    } catch (error) {
+        if (recent.get(hash) === rotation) recent.delete(hash);
+        throw error;
+    }
+}
+
+/** The pair a grace answer repeats must still be alive: its sign-in may have ended since (signed out, password). */
+async function assertLive(ctx: AppContext, token: string): Promise<void> {
     const [row] = await ctx.db
-        .select()
+        .select({ endedReason: refreshTokens.endedReason, familyExpiresAt: refreshTokens.familyExpiresAt })
         .from(refreshTokens)
         .where(eq(refreshTokens.tokenHash, hashRefreshToken(token)))
         .limit(1);
-    if (!row) throw denied;
-    if (row.revokedAt) {
-        await revokeFamily(ctx, row.userId, row.familyId);
-        await writeAudit(ctx.db, {
-            companyId: null,
-            actorUserId: row.userId,
-            ip,
-            message: `Refresh token reused from ${ip}; all sessions of that sign-in were ended`,
-        });
-        throw denied;
-    }
-    if (row.familyExpiresAt.getTime() <= Date.now()) throw denied;
+    if (!row || row.endedReason || row.familyExpiresAt.getTime() <= Date.now()) throw endedError(row?.endedReason);
+}
+
+async function rotate(ctx: AppContext, hash: string, ip: string): Promise<Session> {
+    const [row] = await ctx.db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hash)).limit(1);
+    if (!row) throw endedError(null);
+    if (row.endedReason) throw endedError(row.endedReason);
+    if (row.familyExpiresAt.getTime() <= Date.now()) throw endedError(null);
+    if (row.revokedAt) return reused(ctx, row, ip);
     // Revoke only if still unrevoked, so two concurrent rotations of one token cannot both succeed.
     const revoked = await ctx.db
         .update(refreshTokens)
         .set({ revokedAt: new Date() })
         .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.revokedAt)))
         .returning({ id: refreshTokens.id });
-    if (revoked.length === 0) {
-        await revokeFamily(ctx, row.userId, row.familyId);
-        throw denied;
-    }
+    if (revoked.length === 0) return reused(ctx, row, ip);
     const [user] = await ctx.db.select().from(users).where(eq(users.id, row.userId)).limit(1);
-    if (!user?.isActive || !(await companyActive(ctx, user.companyId))) throw denied;
+    if (!user?.isActive || !(await companyActive(ctx, user.companyId))) throw endedError(null);
     return issue(ctx, user, row.familyId, row.familyExpiresAt);
+}
+
+async function reused(ctx: AppContext, row: { userId: number; familyId: string }, ip: string): Promise<never> {
+    await revokeFamily(ctx, row.userId, row.familyId, 'reused');
+    await writeAudit(ctx.db, {
+        companyId: null,
+        actorUserId: row.userId,
+        ip,
+        message: `Refresh token reused from ${ip}; all sessions of that sign-in were ended`,
+    });
+    throw endedError('reused');
 }
 
 /**
  * Ends one sign-in: its refresh tokens are revoked and its lifetime set to now, which is what the guard checks
  * for the access tokens issued from it.
  */
-async function revokeFamily(ctx: AppContext, userId: number, familyId: string): Promise<void> {
+async function revokeFamily(ctx: AppContext, userId: number, familyId: string, reason: EndedReason): Promise<void> {
     const now = new Date();
     await ctx.db
         .update(refreshTokens)
         .set({
             revokedAt: sql`coalesce(${refreshTokens.revokedAt}, ${now.toISOString()}::timestamptz)`,
+            endedReason: sql`coalesce(${refreshTokens.endedReason}, ${reason})`,
             familyExpiresAt: now,
         })
         .where(eq(refreshTokens.familyId, familyId));
@@ -236,15 +307,14 @@ async function revokeFamily(ctx: AppContext, userId: number, familyId: string): 
 
 /** POST /api/logout: the refresh token presented (as /api/refresh takes it) ends its whole sign-in. */
 export async function logout(ctx: AppContext, token: string | undefined, ip: string): Promise<void> {
-    const denied = new ApiError(401, 'Session expired, please sign in again');
-    if (!token) throw denied;
+    if (!token) throw endedError(null);
     const [row] = await ctx.db
         .select({ userId: refreshTokens.userId, familyId: refreshTokens.familyId })
         .from(refreshTokens)
         .where(eq(refreshTokens.tokenHash, hashRefreshToken(token)))
         .limit(1);
-    if (!row) throw denied;
-    await revokeFamily(ctx, row.userId, row.familyId);
+    if (!row) throw endedError(null);
+    await revokeFamily(ctx, row.userId, row.familyId, 'signed_out');
     const [user] = await ctx.db
         .select({ username: users.username, companyId: users.companyId })
         .from(users)
@@ -261,7 +331,12 @@ export async function logout(ctx: AppContext, token: string | undefined, ip: str
  * Ends every session of a user: refresh families revoked, outstanding access tokens invalidated. `db` may be the
  * transaction of the write that causes it; the announcement still goes to the app's listeners.
  */
-export async function endSessions(ctx: AppContext, userId: number, db: Db = ctx.db): Promise<void> {
+export async function endSessions(
+    ctx: AppContext,
+    userId: number,
+    reason: EndedReason,
+    db: Db = ctx.db
+): Promise<void> {
     const [u] = await db.select({ v: users.tokenVersion }).from(users).where(eq(users.id, userId));
     // A deleted user has no session left to end, but an open log socket must still hear of it.
     if (!u) return announce(ctx, { userId });
@@ -271,8 +346,8 @@ export async function endSessions(ctx: AppContext, userId: number, db: Db = ctx.
         .where(eq(users.id, userId));
     await db
         .update(refreshTokens)
-        .set({ revokedAt: new Date() })
-        .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+        .set({ revokedAt: new Date(), endedReason: reason })
+        .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.endedReason)));
     announce(ctx, { userId });
 }
 
@@ -281,5 +356,5 @@ export async function endSessions(ctx: AppContext, userId: number, db: Db = ctx.
  */
 export async function endCompanySessions(ctx: AppContext, companyId: number): Promise<void> {
     const members = await ctx.db.select({ id: users.id }).from(users).where(eq(users.companyId, companyId));
-    for (const m of members) await endSessions(ctx, m.id);
+    for (const m of members) await endSessions(ctx, m.id, 'company_deactivated');
 }

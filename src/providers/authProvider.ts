@@ -6,12 +6,14 @@ import {
     clearSession,
     ensureUser,
     FETCH_USER_FAILED,
+    forgetEndedReason,
     getUser,
     LOGIN_FAILED,
     type LoginResponse,
     loadSession,
     saveSession,
     sessionFromResponse,
+    signOut,
 } from './session';
 
 export { FETCH_USER_FAILED };
@@ -32,8 +34,9 @@ export const authProvider: AuthProvider = {
             // The body goes along so the login screen can show the server's message.
             throw new HttpError(LOGIN_FAILED, response.status, response.json);
         }
-        // A fresh start: forget any user (or user request) of an earlier session.
+        // A fresh start: forget any user (or user request) of an earlier session, and why that one ended.
         clearSession();
+        forgetEndedReason();
         saveSession(session);
         try {
             await ensureUser();
@@ -45,7 +48,9 @@ export const authProvider: AuthProvider = {
 
     async logout() {
         const session = loadSession();
-        clearSession();
+        // Without a session this is react-admin leaving an ended one: keep the reason the sign-in page shows.
+        if (session) signOut();
+        else clearSession();
         // Ends the sign-in on the server too (best effort): signing out never waits for, or fails with, the network.
         if (session) void request('/logout', { method: 'POST', token: session.refreshToken }).catch(() => {});
         return '/login';

@@ -6,6 +6,12 @@ import { assertOk, type HttpResponse, messageOf, type RequestOptions, request } 
 /** localStorage key of the session (spec §3). */
 export const SESSION_KEY = 'securityTokens';
 export const LOGIN_FAILED = 'Failed to log in!';
+/** Where the sign-in page finds why the session ended (this tab's in sessionStorage, the last one in localStorage). */
+export const ENDED_KEY = 'sessionEnded';
+/** Set in a tab that has had a session: only such a tab is told that it ended elsewhere. */
+const SEEN_KEY = 'sessionSeen';
+export const SESSION_EXPIRED = 'Session expired, please sign in again';
+export const SIGNED_OUT_ELSEWHERE = 'You were signed out (in another tab or window), please sign in again';
 
 export interface Session {
     accessToken: string;
@@ -72,6 +78,7 @@ export function loadSession(): Session | null {
         ) {
             return null;
         }
+        sessionStorage.setItem(SEEN_KEY, '1');
         return {
             accessToken: stored.accessToken,
             accessTokenExpiresAt,
@@ -85,6 +92,7 @@ export function loadSession(): Session | null {
 
 export function saveSession(session: Session): void {
     localStorage.setItem(SESSION_KEY, JSON.stringify(session));
+    sessionStorage.setItem(SEEN_KEY, '1');
 }
 
 // The current user lives in memory only: it is empty until set, and reloaded from /users/me after a page load.
@@ -124,6 +132,38 @@ export function clearSession(): void {
     generation++;
 }
 
+/** Ends the session for a reason the sign-in page shows, here and in the browser's other tabs that had it. */
+export function endSession(reason: string): void {
+    sessionStorage.setItem(ENDED_KEY, reason);
+    localStorage.setItem(ENDED_KEY, reason);
+    clearSession();
+}
+
+/** Signing out in this tab: nothing to explain here, but the other tabs say they were signed out. */
+export function signOut(): void {
+    sessionStorage.removeItem(ENDED_KEY);
+    sessionStorage.removeItem(SEEN_KEY);
+    localStorage.setItem(ENDED_KEY, SIGNED_OUT_ELSEWHERE);
+    clearSession();
+}
+
+/** A new sign-in: no reason left to show. */
+export function forgetEndedReason(): void {
+    sessionStorage.removeItem(ENDED_KEY);
+    localStorage.removeItem(ENDED_KEY);
+}
+
+/**
+ * Why this tab's last session ended, for the sign-in page: ended here, or (in a tab that had one) ended by another
+ * tab; null after a sign-out here or in a tab that never had a session.
+ */
+export function endedReason(): string | null {
+    const here = sessionStorage.getItem(ENDED_KEY);
+    if (here) return here;
+    if (!sessionStorage.getItem(SEEN_KEY) || localStorage.getItem(SESSION_KEY)) return null;
+    return localStorage.getItem(ENDED_KEY) ?? SIGNED_OUT_ELSEWHERE;
+}
+
 /** A token is expired when its expiry is not later than now (spec §4). */
 export function isExpired(expiresAt: Date, now: number = Date.now()): boolean {
     return !(expiresAt.getTime() > now);
@@ -131,10 +171,24 @@ export function isExpired(expiresAt: Date, now: number = Date.now()): boolean {
 
 let refreshing: Promise<Session> | null = null;
 
-async function doRefresh(): Promise<Session> {
+const REFRESH_LOCK = 'node-monitor-refresh';
+
+/**
+ * Runs a refresh under a lock all of this browser's tabs share (Web Locks), so one tab refreshes and the others
+ * then read its new pair. Web Locks exist only in secure contexts (https, localhost); elsewhere the server's grace
+ * for a just-rotated token keeps two tabs' simultaneous refreshes signed in.
+ */
+function withRefreshLock<T>(work: () => Promise<T>): Promise<T> {
+    const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+    return locks ? locks.request(REFRESH_LOCK, work) : work();
+}
+
+async function doRefresh(rejected: string | undefined): Promise<Session> {
     const session = loadSession();
+    // Another tab refreshed while this one waited for the lock: its new pair serves this tab too.
+    if (session && session.accessToken !== rejected && !isExpired(session.accessTokenExpiresAt)) return session;
     if (!session || isExpired(session.refreshTokenExpiresAt)) {
-        clearSession();
+        endSession(SESSION_EXPIRED);
         throw new HttpError(LOGIN_FAILED, 401, null);
     }
     const response = await request<LoginResponse>('/refresh', { method: 'POST', token: session.refreshToken });
@@ -144,7 +198,7 @@ async function doRefresh(): Promise<Session> {
     }
     const next = response.ok ? sessionFromResponse(response.json) : null;
     if (!next) {
-        clearSession();
+        endSession(messageOf(response.json) ?? SESSION_EXPIRED);
         throw new HttpError(LOGIN_FAILED, response.status >= 400 ? response.status : 401, response.json);
     }
     saveSession(next);
@@ -152,12 +206,13 @@ async function doRefresh(): Promise<Session> {
 }
 
 /**
- * Exchanges the refresh token for a new pair (rotation: both tokens are replaced). Concurrent callers share
- * one request, since a rotated refresh token cannot be used twice.
+ * Exchanges the refresh token for a new pair (rotation: both tokens are replaced), unless another tab already did:
+ * `rejected` is the access token found expired or refused. Concurrent callers share one request, since a rotated
+ * refresh token cannot be used twice.
  */
-export function refreshSession(): Promise<Session> {
+export function refreshSession(rejected?: string): Promise<Session> {
     if (!refreshing) {
-        refreshing = doRefresh().finally(() => {
+        refreshing = withRefreshLock(() => doRefresh(rejected)).finally(() => {
             refreshing = null;
         });
     }
@@ -169,7 +224,7 @@ export async function getAccessToken(): Promise<string | null> {
     const session = loadSession();
     if (!session) return null;
     if (!isExpired(session.accessTokenExpiresAt)) return session.accessToken;
-    return (await refreshSession()).accessToken;
+    return (await refreshSession(session.accessToken)).accessToken;
 }
 
 /**
@@ -182,7 +237,7 @@ export async function authRequest<T = unknown>(path: string, options: RequestOpt
     if (response.status === 401 && token) {
         const session = loadSession();
         try {
-            const fresh = session && session.accessToken !== token ? session : await refreshSession();
+            const fresh = session && session.accessToken !== token ? session : await refreshSession(token);
             response = await request<T>(path, { ...options, token: fresh.accessToken });
         } catch {
             // keep the 401

@@ -1,5 +1,6 @@
 import { SignJWT } from 'jose';
 import type { TestApp } from './helpers';
+import { REFRESH_REUSE_GRACE_MS } from '../../server/services/sessions';
 import { auth, createTestApp, login, seedCompany, seedUser } from './helpers';
 
 let t: TestApp;
@@ -67,16 +68,83 @@ describe('POST /api/login', () => {
 });
 
 describe('POST /api/refresh', () => {
-    it('rotates the refresh token, and a replay of the old one revokes the whole family', async () => {
+    const pastGrace = () => vi.useFakeTimers({ now: Date.now() + REFRESH_REUSE_GRACE_MS + 1000, toFake: ['Date'] });
+    afterEach(() => vi.useRealTimers());
+
+    it('rotates the refresh token, and a replay of the old one after the grace revokes the whole family', async () => {
         const first = await login(t.app, 'alice');
         const r1 = await post('/api/refresh', undefined, auth(first.refresh));
         expect(r1.statusCode).toBe(200);
         const second = r1.json().refreshToken.token as string;
         expect(second).not.toBe(first.refresh);
+        pastGrace();
         const replay = await post('/api/refresh', undefined, auth(first.refresh));
         expect(replay.statusCode).toBe(401);
+        expect(replay.json().message).toMatch(/refresh token was used twice/);
         const afterReuse = await post('/api/refresh', undefined, auth(second));
         expect(afterReuse.statusCode).toBe(401);
+        expect(afterReuse.json().message).toMatch(/refresh token was used twice/);
+    });
+
+    it("answers a just-rotated token again from the same address with the same pair, as two tabs' refreshes do", async () => {
+        const first = await login(t.app, 'alice');
+        const [a, b] = await Promise.all([
+            post('/api/refresh', undefined, auth(first.refresh)),
+            post('/api/refresh', undefined, auth(first.refresh)),
+        ]);
+        expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+        expect(b.json()).toEqual(a.json());
+        const again = await post('/api/refresh', undefined, auth(first.refresh));
+        expect(again.statusCode).toBe(200);
+        expect(again.json()).toEqual(a.json());
+        const me = await t.app.inject({ url: '/api/users/me', headers: auth(a.json().accessToken.token) });
+        expect(me.statusCode).toBe(200);
+        const next = await post('/api/refresh', undefined, auth(a.json().refreshToken.token));
+        expect(next.statusCode).toBe(200);
+    });
+
+    it('revokes the sign-in when the rotated token comes back from another address, even within the grace', async () => {
+        const first = await login(t.app, 'alice');
+        const r1 = await post('/api/refresh', undefined, auth(first.refresh));
+        expect(r1.statusCode).toBe(200);
+        const thief = await t.app.inject({
+            method: 'POST',
+            url: '/api/refresh',
+            headers: auth(first.refresh),
+            remoteAddress: '203.0.113.9',
+        });
+        expect(thief.statusCode).toBe(401);
+        const owner = await post('/api/refresh', undefined, auth(r1.json().refreshToken.token));
+        expect(owner.statusCode).toBe(401);
+    });
+
+    it('says why a sign-in ended: signed out, password changed', async () => {
+        const out = await login(t.app, 'alice');
+        expect((await post('/api/logout', undefined, auth(out.refresh))).statusCode).toBe(204);
+        const afterLogout = await post('/api/refresh', undefined, auth(out.refresh));
+        expect(afterLogout.statusCode).toBe(401);
+        expect(afterLogout.json().message).toBe('You were signed out (in another tab or window), please sign in again');
+
+        const id = await seedUser(t.app, { username: 'frank', companyId: acme });
+        const frank = await login(t.app, 'frank');
+        const admin = await login(t.app, 'admin', 'admin-password-1');
+        const changed = await t.app.inject({
+            method: 'PUT',
+            url: `/api/users/${id}`,
+            headers: auth(admin.access),
+            payload: {
+                username: 'frank',
+                company_id: acme,
+                is_active: true,
+                is_admin: false,
+                is_super_admin: false,
+                raw_password: 'a-new-password',
+            },
+        });
+        expect(changed.statusCode).toBe(200);
+        const afterChange = await post('/api/refresh', undefined, auth(frank.refresh));
+        expect(afterChange.statusCode).toBe(401);
+        expect(afterChange.json().message).toBe('Your password was changed, please sign in again');
     });
 
     it('refuses a missing or made-up token, and an access token used as a refresh token', async () => {

@@ -15,6 +15,8 @@ window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
 
 beforeEach(() => {
     localStorage.clear();
+    // A tab's own memory of its session (why it ended) starts empty as in a new tab.
+    sessionStorage.clear();
     clearSession();
     window.__NODE_MONITOR_CONFIG__ = {
         apiUrl: '/api',

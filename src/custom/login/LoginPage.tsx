@@ -2,6 +2,7 @@ import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import {
+    Alert,
     Avatar,
     Box,
     Button,
@@ -16,11 +17,13 @@ import { type SnackbarKey, useSnackbar } from 'notistack';
 import { type FormEvent, useRef, useState } from 'react';
 import { useLogin } from 'react-admin';
 
+import { endedReason } from '../../providers/session';
 import { loginErrorMessage } from './loginErrorMessage';
 
-/** The signed-out screen (spec §2). */
+/** The signed-out screen (spec §2), saying why the last session ended when it did not end by signing out here. */
 export const LoginPage = () => {
     const login = useLogin();
+    const [ended] = useState(endedReason);
     const { enqueueSnackbar, closeSnackbar } = useSnackbar();
     // The refusal of the previous attempt: a new attempt takes it off screen, so it never outlives a good login.
     const lastError = useRef<SnackbarKey | null>(null);
@@ -67,6 +70,11 @@ export const LoginPage = () => {
                             Sign in to monitor your nodes
                         </Typography>
                     </Box>
+                    {ended && (
+                        <Alert severity="info" sx={{ mb: 1 }}>
+                            {ended}
+                        </Alert>
+                    )}
                     <Box component="form" onSubmit={submit} noValidate>
                         <TextField
                             label="Username"
