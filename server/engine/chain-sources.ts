@@ -29,6 +29,15 @@ export interface SourceUsed {
     own: boolean;
 }
 
+/** What one source showed at a check: its latest block, or null heights when it could not be read. */
+export interface SourceSeen {
+    name: string;
+    height: number | null;
+    blockTimeMs: number | null;
+    /** Milliseconds per block as this source's blocks show it; null before two were seen. */
+    blockIntervalMs: number | null;
+}
+
 export const NO_FRESH_SOURCE = 'no fresh source:';
 export const MIN_FRESH_MS = 30_000;
 export const MAX_BEHIND = 2;
@@ -100,6 +109,7 @@ function failureWord(error: string): string {
 export interface Chosen {
     services: { type: ServiceType; address: string }[];
     used: SourceUsed;
+    seen: SourceSeen[];
 }
 
 /**
@@ -151,6 +161,12 @@ export async function chooseSource(
             height: chosen.height,
             own: ownServerId !== null && chosen.s.serverId === ownServerId,
         },
+        seen: seen.map(({ s, r }) => ({
+            name: s.name,
+            height: r.ok ? r.height : null,
+            blockTimeMs: r.ok ? r.timeMs : null,
+            blockIntervalMs: blockTimeOf(s),
+        })),
     };
 }
 

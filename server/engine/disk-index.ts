@@ -15,8 +15,13 @@ export interface DiskUse {
  */
 export class DiskIndex {
     private readonly byServer = new Map<number, DiskUse>();
+    private readonly mounts = new Map<number, { mountpoint: string; usedPercent: number }[]>();
 
     record(serverId: number, m: DiskMeasurement, at: Date): void {
+        this.mounts.set(
+            serverId,
+            m.filesystems.map((f) => ({ mountpoint: f.mountpoint, usedPercent: f.usedPercent }))
+        );
         const fullest = [...m.filesystems].sort((a, b) => b.usedPercent - a.usedPercent)[0];
         if (!fullest) return;
         this.byServer.set(serverId, {
@@ -31,6 +36,12 @@ export class DiskIndex {
 
     forget(serverId: number): void {
         this.byServer.delete(serverId);
+        this.mounts.delete(serverId);
+    }
+
+    /** Every mountpoint of every server read, with its used percent (the Prometheus page). */
+    *mountpoints(): Generator<{ serverId: number; mountpoint: string; usedPercent: number }> {
+        for (const [serverId, list] of this.mounts) for (const m of list) yield { serverId, ...m };
     }
 
     /** The fullest disk among the given servers (all when null), or null when none has been read. */

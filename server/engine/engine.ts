@@ -5,7 +5,7 @@ import type { AppContext } from '../context';
 import { monitorStates } from '../db/schema';
 import type { ReadResult } from './check';
 import { ReadThread, type SourcedReading } from './readers';
-import { NO_FRESH_SOURCE, type SourceUsed, sourceText } from './chain-sources';
+import { NO_FRESH_SOURCE, type SourceSeen, type SourceUsed, sourceText } from './chain-sources';
 import { ChainHalts } from './chain-halt';
 import { CHECKS } from './checks';
 import { errorText, numberSetting } from './checks/common';
@@ -79,6 +79,8 @@ export class Engine {
     private readonly upgradeHolds = new UpgradeHolds();
     private readonly chainHalts = new ChainHalts(this.upgradeHolds.adjust);
     private readonly dutyGroups = new DutyGroups();
+    /** Per configuration, its chain's sources as the latest duty check saw them. */
+    private readonly sourcesSeen = new Map<number, SourceSeen[]>();
     private readonly observed = new Map<number, Observation>();
     private started = false;
     private fingerprint = '';
@@ -208,6 +210,8 @@ export class Engine {
                     );
                 }
                 this.scheduler.setGroupLimits(limits);
+                const watched = new Set(targets.map((t) => t.configuration.id));
+                for (const id of this.sourcesSeen.keys()) if (!watched.has(id)) this.sourcesSeen.delete(id);
                 for (const id of this.scheduler.ids()) {
                     if (!seen.has(id)) {
                         this.scheduler.remove(id);
@@ -230,6 +234,11 @@ export class Engine {
     /** What a monitor's check keeps between runs (newer than monitor_states, which is saved at most once a minute). */
     memoryOf(monitorId: number): unknown {
         return this.states.get(monitorId)?.memory;
+    }
+
+    /** Each configuration's chain sources as its latest duty check saw them. */
+    chainSources(): ReadonlyMap<number, SourceSeen[]> {
+        return this.sourcesSeen;
     }
 
     /** A monitor's whole latest state (memory and the chain source it read through), newer than monitor_states. */
@@ -426,7 +435,8 @@ export class Engine {
                 deadline,
             ]);
             if (target.sources?.length) {
-                const { sourced, value: measured } = value as SourcedReading;
+                const { sourced, seen, value: measured } = value as SourcedReading;
+                this.sourcesSeen.set(target.configuration.id, seen);
                 return { reading: { ok: true, value: measured }, source: sourced };
             }
             return { reading: { ok: true, value }, source: null };

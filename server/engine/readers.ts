@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { EgressPolicy } from '../clients/address-guard';
 import { type HttpClient, withPolicy } from '../clients/http';
 import { MONITOR_ROLES } from '../../common/monitor-types';
-import { type ChainSource, chooseSource, type SourceUsed } from './chain-sources';
+import { type ChainSource, chooseSource, type SourceSeen, type SourceUsed } from './chain-sources';
 import type { CheckContext } from './check';
 import { CHECKS } from './checks';
 import { errorText } from './checks/common';
@@ -23,6 +23,8 @@ export interface ReadRequest {
 /** A duty check's measurement with the source it was read through. */
 export interface SourcedReading {
     sourced: SourceUsed;
+    /** Every source of the chain as this check saw it (the Prometheus page). */
+    seen: SourceSeen[];
     value: unknown;
 }
 
@@ -40,7 +42,7 @@ export const readHere =
         const scope = policy.allowedNetworks.join(',');
         const chosen = await chooseSource(sources, rest.server?.id ?? null, client, scope);
         const value = await check.read({ ...rest, services: chosen.services, http: client, signal });
-        return { sourced: chosen.used, value } satisfies SourcedReading;
+        return { sourced: chosen.used, seen: chosen.seen, value } satisfies SourcedReading;
     };
 
 export type ToReadThread =

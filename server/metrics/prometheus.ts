@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { AppContext } from '../context';
 import { companies, notificationChannels, outbox } from '../db/schema';
+import { chainFamilies } from './chain-families';
 
 const LEVEL_VALUE = { ok: 0, warning: 1, error: 2 } as const;
 
@@ -104,6 +105,7 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
         const engine = ctx.engine;
         let alerting = 0;
         const lines: string[][] = PER_MONITOR.map(([name, help]) => [`# HELP ${name} ${help}`, `# TYPE ${name} gauge`]);
+        let chain = '';
         if (engine) {
             const names = new Map(
                 (await ctx.db.select({ id: companies.id, name: companies.name }).from(companies)).map((c) => [
@@ -121,6 +123,7 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
                     lines[2]?.push(`${PER_MONITOR[2][0]}${labels} ${observation.succeededAt / 1000}`);
                 lines[3]?.push(`${PER_MONITOR[3][0]}${labels} ${observation.durationMs / 1000}`);
             }
+            chain = chainFamilies(engine, (id) => names.get(id) ?? '');
             const stats = engine.stats;
             monitored.set(stats.monitors);
             inFlight.set(stats.inFlight);
@@ -130,7 +133,7 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
             lagP99.set(at(0.99));
         }
         openIncidents.set(alerting);
-        return lines.map((family) => `${family.join('\n')}\n`).join('');
+        return `${lines.map((family) => `${family.join('\n')}\n`).join('')}${chain}`;
     }
 
     async function countOutbox(): Promise<void> {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ChainSim, startChainSim } from '../../tools/chain-sim';
 import { GO_LISTENING, spawnListening } from '../e2e/harness';
+import { monitors } from '../../server/db/schema';
 import { createTestApp, seedCompany, type TestApp } from './helpers';
 import { seedNode, waitFor } from './seed';
 
@@ -16,7 +17,7 @@ let t: TestApp;
 let base: string;
 
 beforeAll(async () => {
-    sim = await startChainSim({ blockTimeMs: 200 });
+    sim = await startChainSim({ blockTimeMs: 200, nodes: 2 });
     t = await createTestApp({ engineEnabled: true, metricsToken: TOKEN });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address();
@@ -33,6 +34,40 @@ beforeAll(async () => {
             settings: { miss_tolerance: 2, miss_tolerance_period_seconds: 3, sleep_duration_seconds: 1 },
         },
     });
+    // A validator read through the sentry (node 1), with its jail budget, rank and disks.
+    const sentry = sim.nodes[1];
+    if (!sentry) throw new Error('no sentry');
+    const valoper = sim.chain.ours.valoper;
+    const duty = await seedNode(t.app, {
+        companyId,
+        chain: 'simchain',
+        services: [
+            { type: 'rest', address: sentry.restUrl },
+            { type: 'node_exporter', address: sentry.nodeExporterUrl },
+        ],
+        monitor: {
+            type: 'slashingWindow',
+            name: 'Jail budget',
+            settings: { valoper_address: valoper, warning_percent: 99, error_percent: 100, sleep_duration_seconds: 1 },
+        },
+    });
+    await t.app.ctx.db.insert(monitors).values([
+        {
+            configurationId: duty.configurationId,
+            serverId: duty.serverId,
+            name: 'Active set',
+            type: 'validatorOutOfActiveSet',
+            configurationObject: JSON.stringify({ valoper_address: valoper, sleep_duration_seconds: 1 }),
+        },
+        {
+            configurationId: duty.configurationId,
+            serverId: duty.serverId,
+            name: 'Disks',
+            type: 'nodeExporterDiskSpace',
+            configurationObject: JSON.stringify({ threshold: 99, check_interval_seconds: 5 }),
+        },
+    ]);
+    t.app.ctx.events.emit({ name: 'MONITOR_CREATED', monitorId: duty.monitorId });
 });
 afterAll(async () => {
     await t?.close();
@@ -74,7 +109,7 @@ describe('GET /metrics', () => {
         expect(page).toMatch(/^node_monitor_monitor_last_success_timestamp_seconds\{.*\} \d{10}(\.\d+)?$/m);
         expect(page).toMatch(/^node_monitor_check_duration_seconds\{.*\} [\d.e-]+$/m);
         expect(page).toMatch(/^node_monitor_engine_checks_total [1-9]\d*$/m);
-        expect(page).toMatch(/^node_monitor_engine_monitors 1$/m);
+        expect(page).toMatch(/^node_monitor_engine_monitors 4$/m);
         expect(page).toMatch(/^node_monitor_engine_scheduling_lag_p99_seconds [\d.e-]+$/m);
         expect(page).toMatch(/^node_monitor_open_incidents 0$/m);
         expect(page).toMatch(/^process_resident_memory_bytes \d+$/m);
@@ -86,6 +121,29 @@ describe('GET /metrics', () => {
         sim.control.resume(0);
     });
 
+    it('reports height and block time per chain source, the jail budget, the rank margin and every mountpoint', async () => {
+        const page = await waitFor('the chain figures', async () => {
+            const text = await (await scrape(TOKEN)).text();
+            return /^node_monitor_disk_used_percent/m.test(text) && /rank_margin\{/.test(text) ? text : null;
+        });
+        const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        const line = (name: string, labels: string, value: string) =>
+            expect(page).toMatch(new RegExp(`^${name}${literal(`{${labels}}`)} ${value}$`, 'm'));
+        const chain = 'company="Validators \\"Inc\\"",configuration="Sim mainnet",chain="simchain"';
+        line('node_monitor_chain_source_height', `${chain},source="validator-1"`, '\\d+');
+        line(
+            'node_monitor_chain_source_latest_block_timestamp_seconds',
+            `${chain},source="validator-1"`,
+            '\\d{10}(\\.\\d+)?'
+        );
+        const validator = `${chain},valoper="${sim.chain.ours.valoper}"`;
+        line('node_monitor_validator_missed_blocks_in_window', validator, '\\d+');
+        line('node_monitor_validator_jail_budget_left_blocks', validator, '\\d+');
+        line('node_monitor_validator_active_set_rank_margin', validator, '-?\\d+');
+        const disk = 'company="Validators \\"Inc\\"",configuration="Sim mainnet",server="validator-1",mountpoint="/"';
+        line('node_monitor_disk_used_percent', disk, '[\\d.]+');
+    });
+
     it.runIf(withPrometheus)('passes promtool check metrics', async () => {
         const page = await (await scrape(TOKEN)).text();
         const res = spawnSync('promtool', ['check', 'metrics'], { input: page, encoding: 'utf8' });
@@ -94,12 +152,17 @@ describe('GET /metrics', () => {
     });
 
     it('names in the shipped Grafana dashboard and alert rules only metrics the page has', async () => {
-        const page = await (await scrape(TOKEN)).text();
-        const onPage = new Set(page.split('\n').flatMap((l) => (l.startsWith('# TYPE ') ? [l.split(' ')[2]] : [])));
         const docs = ['docs/grafana-dashboard.json', 'docs/prometheus-alerts.yml'].map((f) => readFileSync(f, 'utf8'));
         const named = new Set(docs.flatMap((d) => d.match(/\b(node_monitor|process|nodejs)_[a-z0-9_]+/g) ?? []));
         expect(named.size).toBeGreaterThan(8);
-        expect([...named].filter((n) => !onPage.has(n))).toEqual([]);
+        // The chain and disk families appear once the monitors have read their figures.
+        const missing = async () => {
+            const page = await (await scrape(TOKEN)).text();
+            const onPage = new Set(page.split('\n').flatMap((l) => (l.startsWith('# TYPE ') ? [l.split(' ')[2]] : [])));
+            return [...named].filter((n) => !onPage.has(n));
+        };
+        await waitFor('every named metric on the page', async () => (await missing()).length === 0).catch(() => null);
+        expect(await missing()).toEqual([]);
         const dashboard = JSON.parse(docs[0] ?? '') as { panels: { targets: { expr: string }[] }[] };
         expect(dashboard.panels.length).toBeGreaterThan(5);
     });
@@ -152,7 +215,7 @@ describe('GET /metrics', () => {
                 return body?.data?.result?.[0]?.value[1];
             };
             await waitFor('Prometheus to scrape the page', query, 45_000);
-            expect(await query()).toBe('1');
+            expect(await query()).toBe('4');
             const targets = (await (await fetch(`http://127.0.0.1:${port}/api/v1/targets`)).json()) as {
                 data: { activeTargets: { health: string; lastError: string }[] };
             };
