@@ -21,9 +21,23 @@ interface Parts {
     rest: string;
 }
 
-function split(address: string): Parts | null {
-    const m = USERINFO.exec(address);
+/**
+ * The address as the URL parser reads it when its spelling hides the userinfo from USERINFO: `http:user:pass@host`
+ * and `http:\\user:pass@host` reach `host` with those credentials just as `http://user:pass@host` does.
+ */
+function canonical(address: string): string {
+    try {
+        const u = new URL(address);
+        return u.password ? u.href : address;
+    } catch {
+        return address;
+    }
+}
+
+function split(raw: string): Parts | null {
+    const m = USERINFO.exec(raw) ?? USERINFO.exec(canonical(raw));
     if (!m) return null;
+    const address = m.input;
     const userinfo = m[2] ?? '';
     const colon = userinfo.indexOf(':');
     if (colon < 0) return null;

@@ -225,12 +225,23 @@ export async function reconcile(
             const sat = `${at}.servers[${si}]`;
             const before = storedServers.find((x) => x.name === s.name && !keptServers.has(x.id));
             let srv: { id: number; name: string } = { id: -1, name: s.name };
+            const serverAddress = keep(
+                s.address,
+                before ? { address: before.address, secret: before.addressSecret } : null,
+                `${sat}.address`
+            );
             if (!before) {
                 note({ action: 'create', kind: 'server', path: sat, name: s.name }, 'SERVER_CREATED');
                 if (tx) {
                     const [row] = await tx
                         .insert(servers)
-                        .values({ configurationId: cfg.id, name: s.name, address: s.address, isEnabled: s.is_enabled })
+                        .values({
+                            configurationId: cfg.id,
+                            name: s.name,
+                            address: serverAddress.address,
+                            addressSecret: serverAddress.secret,
+                            isEnabled: s.is_enabled,
+                        })
                         .returning({ id: servers.id });
                     srv = { id: row?.id ?? -1, name: s.name };
                     await audit(`Server "${s.name}" created`, { configuration: cfg, server: srv });
@@ -238,10 +249,10 @@ export async function reconcile(
             } else {
                 keptServers.add(before.id);
                 srv = { id: before.id, name: before.name };
-                const fields = changed(
-                    { address: before.address, is_enabled: before.isEnabled },
-                    { address: s.address, is_enabled: s.is_enabled }
-                );
+                const fields = [
+                    ...(serverAddress.same ? [] : ['address']),
+                    ...changed({ is_enabled: before.isEnabled }, { is_enabled: s.is_enabled }),
+                ];
                 note(
                     {
                         action: fields.length ? 'update' : 'unchanged',
@@ -255,7 +266,12 @@ export async function reconcile(
                 if (tx && fields.length) {
                     await tx
                         .update(servers)
-                        .set({ address: s.address, isEnabled: s.is_enabled, updatedAt: new Date() })
+                        .set({
+                            address: serverAddress.address,
+                            addressSecret: serverAddress.secret,
+                            isEnabled: s.is_enabled,
+                            updatedAt: new Date(),
+                        })
                         .where(eq(servers.id, before.id));
                     await audit(`Server "${s.name}" updated`, { configuration: cfg, server: srv });
                 }

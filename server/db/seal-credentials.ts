@@ -2,10 +2,10 @@ import { and, eq, isNull, like } from 'drizzle-orm';
 import { encryptSecret } from '../auth/secrets';
 import { hasPassword, sealAddress } from '../auth/url-credentials';
 import type { Db } from './client';
-import { monitors, notificationChannels, services } from './schema';
+import { monitors, notificationChannels, servers, services } from './schema';
 
 /**
- * Encrypts URL passwords saved in clear before security item 5 (service addresses, urlCheck addresses): each is
+ * Encrypts URL passwords saved in clear (service, server and urlCheck addresses, before they were sealed): each is
  * moved into `address_secret` and masked in place. Runs at start; rows already sealed are not read again.
  */
 export async function sealStoredCredentials(db: Db, key: Uint8Array): Promise<number> {
@@ -18,6 +18,16 @@ export async function sealStoredCredentials(db: Db, key: Uint8Array): Promise<nu
         if (!hasPassword(row.address)) continue;
         const s = sealAddress(key, row.address, null);
         await db.update(services).set({ address: s.address, addressSecret: s.secret }).where(eq(services.id, row.id));
+        sealed++;
+    }
+    const srvs = await db
+        .select({ id: servers.id, address: servers.address })
+        .from(servers)
+        .where(and(isNull(servers.addressSecret), like(servers.address, '%@%')));
+    for (const row of srvs) {
+        if (!hasPassword(row.address)) continue;
+        const s = sealAddress(key, row.address, null);
+        await db.update(servers).set({ address: s.address, addressSecret: s.secret }).where(eq(servers.id, row.id));
         sealed++;
     }
     const mons = await db

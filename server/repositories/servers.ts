@@ -11,7 +11,9 @@ import { inScope, type Ref, type Scope } from './scope';
 
 export interface ServerBody {
     name: string;
+    /** Masked when it holds a password; the whole address is then in `address_secret`, encrypted. */
     address: string;
+    address_secret: string | null;
     is_enabled: boolean;
     configuration_id: number;
 }
@@ -133,7 +135,13 @@ export async function createServer(db: Db, scope: Scope, body: ServerBody): Prom
     const c = await visibleConfiguration(db, scope, body.configuration_id);
     const [row] = await db
         .insert(servers)
-        .values({ configurationId: c.id, name: body.name, address: body.address, isEnabled: body.is_enabled })
+        .values({
+            configurationId: c.id,
+            name: body.name,
+            address: body.address,
+            addressSecret: body.address_secret,
+            isEnabled: body.is_enabled,
+        })
         .returning({ id: servers.id });
     if (!row) throw new Error('insert returned nothing');
     return { server: await getServer(db, null, row.id), configuration: c, companyId: c.companyId };
@@ -149,6 +157,7 @@ export async function updateServer(db: Db, scope: Scope, id: number, body: Serve
             configurationId: c.id,
             name: body.name,
             address: body.address,
+            addressSecret: body.address_secret,
             isEnabled: body.is_enabled,
             updatedAt: new Date(),
         })

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { companyScope } from '../auth/actor';
 import { requireWriter } from '../auth/guard';
+import { sealAddress } from '../auth/url-credentials';
 import { configurations, servers } from '../db/schema';
 import { listQuerySchema, planList, sendRange, toListQuery } from '../list-query';
 import { listMonitors } from '../repositories/monitors';
@@ -38,12 +39,15 @@ const serverBody = z.strictObject({
 });
 type ServerInput = z.infer<typeof serverBody>;
 
-const fields = ({ name, is_enabled, address, configuration_id }: ServerInput) => ({
-    name,
-    is_enabled,
-    address,
-    configuration_id,
-});
+/** The body to store: a password in the address sealed (a mask sent back keeps the stored one, same origin only). */
+const fields = (
+    key: Uint8Array,
+    { name, is_enabled, address, configuration_id }: ServerInput,
+    stored: string | null
+) => {
+    const sealed = sealAddress(key, address, stored);
+    return { name, is_enabled, address: sealed.address, address_secret: sealed.secret, configuration_id };
+};
 
 const change = (req: FastifyRequest, w: ServerWritten, event: Change['event'], verb: string): Change => ({
     event,
@@ -56,6 +60,7 @@ const change = (req: FastifyRequest, w: ServerWritten, event: Change['event'], v
 /** Servers (spec §7). Reads for every member of the company, writes for admins. */
 export const serverRoutes: FastifyPluginAsyncZod = async (app) => {
     const db = app.ctx.db;
+    const key = app.ctx.keys.secretsAtRest;
     const scope = (req: FastifyRequest) => companyScope(req.actor);
     const writer = { onRequest: requireWriter };
 
@@ -86,7 +91,7 @@ export const serverRoutes: FastifyPluginAsyncZod = async (app) => {
         { ...writer, schema: { body: serverBody, response: answers({ 201: server }, 400, 401, 403) } },
         async (req, reply) => {
             const created = await mutate(app, req, async (tx) => {
-                const w = await createServer(tx, scope(req), fields(req.body));
+                const w = await createServer(tx, scope(req), fields(key, req.body, null));
                 return { result: w.server, change: change(req, w, 'SERVER_CREATED', 'created') };
             });
             return reply.status(201).send(created);
@@ -98,7 +103,8 @@ export const serverRoutes: FastifyPluginAsyncZod = async (app) => {
         { ...writer, schema: { params: idParams, body: serverBody, response: written } },
         async (req) =>
             mutate(app, req, async (tx) => {
-                const w = await updateServer(tx, scope(req), req.params.id, fields(req.body));
+                const stored = (await findServer(tx, scope(req), req.params.id)).server.addressSecret;
+                const w = await updateServer(tx, scope(req), req.params.id, fields(key, req.body, stored));
                 return { result: w.server, change: change(req, w, 'SERVER_UPDATED', 'updated') };
             })
     );
