@@ -39,6 +39,8 @@ export interface IncidentTimelineEntry {
     channel_name?: string;
     result?: 'sent' | 'pending' | 'failed';
     text: string;
+    /** kind `recovery-held`: when the channels get the recovery (the silence or maintenance window ends). */
+    until?: string;
 }
 
 /** GET /api/incidents/stats: over every incident the same `filter` lists (not one page). */

@@ -218,7 +218,13 @@ async function writeTransitions(db: Db, records: CheckRecord[]): Promise<void> {
     // back); says which links each may go to.
     const gate = await recordIncidents(
         db,
-        [...built, ...held].map((b) => ({ target: b.r.target, notification: b.n, record: b.record, at: b.r.checkedAt }))
+        [...built, ...held].map((b) => ({
+            target: b.r.target,
+            notification: b.n,
+            record: b.record,
+            at: b.r.checkedAt,
+            heldUntil: b.n === b.r.transition.held ? b.r.transition.heldUntil : undefined,
+        }))
     );
     const rows = built.flatMap(({ r, n, record }) =>
         outboxRows(

@@ -99,6 +99,8 @@ export interface Transition {
      * or closes is still recorded, so an outage inside a silence is an incident from the moment it began.
      */
     held?: Notification;
+    /** For a held recovery the channels are owed: when the silence or window ends and it is sent (ms). */
+    heldUntil?: number;
     /** A planned state the target is in (an upgrade hold), not a problem of it: its change is logged at info. */
     expected?: boolean;
 }

@@ -5,7 +5,8 @@ import { incidentEvents, incidents, monitorStates, notificationChannels, outbox 
 import type { IncidentRow } from '../db/schema';
 import { notFound } from '../errors';
 import { inScope, type Scope } from '../repositories/scope';
-import { sqlNow } from './record';
+import { RECOVERY_HELD, sqlNow } from './record';
+import { utc } from '../notify/format';
 
 /** The list's filter (react-admin `filter` JSON), already validated. */
 export interface IncidentFilter {
@@ -158,13 +159,17 @@ export async function getIncident(db: Db, scope: Scope, id: string, nowMs: numbe
         .where(eq(outbox.incidentId, id))
         .orderBy(asc(outbox.id));
     const timeline: (IncidentTimelineEntry & { order: number })[] = [
-        ...events.map((e, i) => ({
-            at: e.at.toISOString(),
-            kind: e.kind,
-            ...(e.channelId !== null ? { channel_id: e.channelId } : {}),
-            text: e.text,
-            order: i,
-        })),
+        ...events.map((e, i) => {
+            const until = e.kind === RECOVERY_HELD ? e.text.split(' ').at(-1) : undefined;
+            return {
+                at: e.at.toISOString(),
+                kind: e.kind,
+                ...(e.channelId !== null ? { channel_id: e.channelId } : {}),
+                text: until ? `RECOVERED held until ${utc(Date.parse(until))}` : e.text,
+                ...(until ? { until } : {}),
+                order: i,
+            };
+        }),
         ...deliveries.map((d, i) => {
             const channel = d.channelName ? `${d.channelName} (${d.channelType})` : `deleted channel #${d.channelId}`;
             const what = KIND_WORDS[d.kind] ?? d.kind;

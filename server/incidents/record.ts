@@ -11,7 +11,13 @@ export interface IncidentNotice {
     notification: NotificationFacts;
     record: NotificationRecord;
     at: Date;
+    /** A recovery held back by a silence or window, sent to the channels when it ends (ms). */
+    heldUntil?: number;
 }
+
+/** The timeline event of a held recovery; its text carries the time the channels get it (read.ts reads it back). */
+export const RECOVERY_HELD = 'recovery-held';
+export const heldText = (untilMs: number) => `RECOVERED held until ${new Date(untilMs).toISOString()}`;
 
 /** A link as the gate reads it. */
 export interface GatedLink {
@@ -78,12 +84,25 @@ export async function recordIncidents(db: Db, notices: IncidentNotice[]): Promis
     );
     if (events.length) {
         await db.insert(incidentEvents).values(
-            events.map((n) => ({
-                incidentId: n.notification.incidentId,
-                at: n.at,
-                kind: n.notification.kind,
-                text: eventText(n.notification, n.at.getTime()),
-            }))
+            events.flatMap((n) => [
+                {
+                    incidentId: n.notification.incidentId,
+                    at: n.at,
+                    kind: n.notification.kind,
+                    text: eventText(n.notification, n.at.getTime()),
+                },
+                // Closed here, but the channels still show an open alert until the window or silence ends: said so.
+                ...(n.heldUntil !== undefined && CLOSING.includes(n.notification.kind)
+                    ? [
+                          {
+                              incidentId: n.notification.incidentId,
+                              at: n.at,
+                              kind: RECOVERY_HELD,
+                              text: heldText(n.heldUntil),
+                          },
+                      ]
+                    : []),
+            ])
         );
     }
     for (const n of relevant.filter((r) => CLOSING.includes(r.notification.kind))) {

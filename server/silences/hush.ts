@@ -71,7 +71,7 @@ function holdBack(prev: AlertState, next: Transition, cover: Cover): Transition 
         : changed && h
           ? `Messages held back: ${coverNote(cover)}`
           : null;
-    const held = n ? { held: n } : {};
+    const held = n ? { held: n, ...(h?.owed === n ? { heldUntil: cover.until } : {}) } : {};
     return { ...next, ...held, state: withHush(next.state, h), notification: n ? null : next.notification, change };
 }
 

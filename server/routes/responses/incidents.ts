@@ -18,6 +18,7 @@ const timelineEntry = z.object({
     channel_name: z.string().optional(),
     result: z.enum(['sent', 'pending', 'failed']).optional(),
     text: z.string(),
+    until: timestamp.optional().describe('recovery-held: when the channels get the recovery (the window ends)'),
 });
 
 export const incident = z.object({

@@ -140,7 +140,11 @@ export const IncidentPage = () => {
                     <DataTable.Col
                         label="Details"
                         cellSx={() => ({ overflowWrap: 'anywhere', minWidth: 160 })}
-                        render={(entry: TimelineRow) => entry.text}
+                        render={(entry: TimelineRow) =>
+                            entry.until
+                                ? `RECOVERED held until ${new Date(entry.until).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })}`
+                                : entry.text
+                        }
                     />
                 </LocalDataTable>
             </Box>

@@ -1,7 +1,8 @@
 import { and, eq, like } from 'drizzle-orm';
 import { auditEntries, incidents, monitors } from '../../../server/db/schema';
 import { createSilence, endSilence } from '../../../server/silences/silences';
-import { createWindow, deleteWindow } from '../../../server/silences/windows';
+import { getIncident } from '../../../server/incidents/read';
+import { createWindow, deleteWindow, endWindow } from '../../../server/silences/windows';
 import type { ChainSim } from '../../../tools/chain-sim';
 import { startChainSim } from '../../../tools/chain-sim';
 import type { FakeTelegram } from '../../support/fake-telegram';
@@ -159,6 +160,37 @@ it('a maintenance window holds alerts the same way, and one alert comes when it 
     expect(n.kinds()).toEqual(['ALERT']);
     n.sim.control.resume(0);
     await waitFor('the monitor healthy again', async () => (await n.row())?.status === true);
+});
+
+it('an alerted node that recovers inside a window: the timeline says RECOVERED held until its end, sent then', {
+    timeout: 90_000,
+}, async () => {
+    const n = await node('Held Inc', '-2005');
+    n.sim.control.halt(0);
+    await waitFor('the alert', () => n.kinds().length >= 1);
+    const endsAt = inSeconds(3600);
+    const window = await createWindow(
+        t.app.ctx,
+        n.companyId,
+        { server_id: n.serverId, starts_at: inSeconds(-60), ends_at: endsAt, reason: 'Restarting' },
+        'alice'
+    );
+    n.sim.control.resume(0);
+    await waitFor('the monitor healthy again', async () => (await n.row())?.status === true);
+    await n.checks(2);
+    await quiet();
+    expect(n.kinds()).toEqual(['ALERT']);
+    const [closed] = await incidentsOf(n.monitorId);
+    expect(closed?.status).toBe('closed');
+    const timeline = (await getIncident(t.app.ctx.db, n.companyId, closed?.id ?? '', Date.now())).timeline ?? [];
+    const held = timeline.find((e) => e.kind === 'recovery-held');
+    expect(held?.until).toBe(endsAt);
+    expect(held?.text).toBe(`RECOVERED held until ${endsAt.replace('T', ' ').slice(0, 19)} UTC`);
+
+    await endWindow(t.app.ctx, n.companyId, window.id, 'alice');
+    await waitFor('the recovery as the window ends', () => n.kinds().length >= 2);
+    await quiet();
+    expect(n.kinds()).toEqual(['ALERT', 'RECOVERED']);
 });
 
 it('a silence that ends while the console is stopped: one alert after the start, not two', {

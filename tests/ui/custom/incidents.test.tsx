@@ -99,6 +99,12 @@ describe('incidents', () => {
                     result: 'sent',
                     text: 'Alert sent to Ops chat (telegram)',
                 },
+                {
+                    at: open.opened_at,
+                    kind: 'recovery-held',
+                    text: 'RECOVERED held until 2026-11-24 07:28:00 UTC',
+                    until: '2026-11-24T07:28:00.000Z',
+                },
             ],
         };
         const { calls } = stubApi({
@@ -128,6 +134,12 @@ describe('incidents', () => {
         const timeline = screen.getByRole('table', { name: 'Incident timeline' });
         expect(within(timeline).getByText('Alert sent to Ops chat (telegram)')).toBeInTheDocument();
         expect(within(timeline).getByText('sent')).toBeInTheDocument();
+        // The held recovery says when the channels get it, in the browser's time like the rest of the page.
+        const heldUntil = new Date('2026-11-24T07:28:00.000Z').toLocaleTimeString(undefined, {
+            hour: '2-digit',
+            minute: '2-digit',
+        });
+        expect(within(timeline).getByText(`RECOVERED held until ${heldUntil}`)).toBeInTheDocument();
         expect(screen.getByText('Not yet')).toBeInTheDocument();
 
         await user.click(screen.getByRole('button', { name: 'Acknowledge' }));
