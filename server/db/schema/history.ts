@@ -63,3 +63,17 @@ export const diskHistory = pgTable(
     },
     (t) => [primaryKey({ columns: [t.serverId, t.mountpoint, t.bucket] })]
 );
+
+/** Every disk reading of the last HISTORY_RAW_HOURS (48 h): a new disk shows points within a minute, not 15. */
+export const diskSamples = pgTable(
+    'disk_samples',
+    {
+        serverId: integer('server_id')
+            .notNull()
+            .references(() => servers.id, { onDelete: 'cascade' }),
+        mountpoint: text('mountpoint').notNull(),
+        t: timestamp('t', { withTimezone: true }).notNull(),
+        usedPercent: real('used_percent').notNull(),
+    },
+    (t) => [primaryKey({ columns: [t.serverId, t.mountpoint, t.t] })]
+);
