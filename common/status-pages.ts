@@ -52,3 +52,11 @@ export interface PublicStatusAnswer {
     incidents: PublicIncident[];
     maintenance: { starts_at: string; ends_at: string; reason: string }[];
 }
+
+export interface StatusSubscriber {
+    id: number;
+    kind: 'email' | 'webhook';
+    address: string;
+    confirmed: boolean;
+    created_at: string;
+}

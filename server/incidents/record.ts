@@ -4,6 +4,8 @@ import type { Db } from '../db/client';
 import { incidentEvents, incidents } from '../db/schema';
 import type { NotificationFacts, NotificationKind, NotificationRecord } from '../notify/record';
 import type { MonitorTarget } from '../engine/targets';
+import { utc } from '../notify/format';
+import { noticeSubscribers } from '../status-pages/subscribers';
 
 /** What writeTransitions hands over: one queued notification and where it comes from. */
 export interface IncidentNotice {
@@ -69,7 +71,18 @@ export async function recordIncidents(db: Db, notices: IncidentNotice[]): Promis
     const ids = [...new Set(relevant.map((n) => n.notification.incidentId))];
     const opening = relevant.filter((n) => OPENING.includes(n.notification.kind));
     if (opening.length) {
-        await db.insert(incidents).values(opening.map(toIncident)).onConflictDoNothing({ target: incidents.id });
+        const opened = await db
+            .insert(incidents)
+            .values(opening.map(toIncident))
+            .onConflictDoNothing({ target: incidents.id })
+            .returning({ kind: incidents.kind, monitorId: incidents.monitorId, openedAt: incidents.openedAt });
+        for (const i of opened) {
+            if (i.kind === 'monitor' && i.monitorId !== null)
+                await noticeSubscribers(db, i.monitorId, ({ title, component }) => ({
+                    subject: `${title}: ${component} outage`,
+                    body: `${component} has had a problem since ${utc(i.openedAt.getTime())}. We are on it.`,
+                }));
+        }
     }
     const known = await db
         .select({ id: incidents.id, acknowledgedAt: incidents.acknowledgedAt })
@@ -106,10 +119,16 @@ export async function recordIncidents(db: Db, notices: IncidentNotice[]): Promis
         );
     }
     for (const n of relevant.filter((r) => CLOSING.includes(r.notification.kind))) {
-        await db
+        const [closed] = await db
             .update(incidents)
             .set({ status: 'closed', closedAt: n.at })
-            .where(and(eq(incidents.id, n.notification.incidentId), eq(incidents.status, 'open')));
+            .where(and(eq(incidents.id, n.notification.incidentId), eq(incidents.status, 'open')))
+            .returning({ kind: incidents.kind, monitorId: incidents.monitorId, openedAt: incidents.openedAt });
+        if (closed?.kind === 'monitor' && closed.monitorId !== null)
+            await noticeSubscribers(db, closed.monitorId, ({ title, component }) => ({
+                subject: `${title}: ${component} resolved`,
+                body: `${component} is back to normal after ${formatDuration(n.at.getTime() - closed.openedAt.getTime())}.`,
+            }));
     }
     const escalated = await escalatedChannels(db, ids);
     return (n, link) => {

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelType } from '../../common/channel-types';
 import type { AppContext } from '../context';
 import { notificationChannels, outbox } from '../db/schema';
+import { subscriberChannels } from '../status-pages/subscribers';
 import { channelConfig } from '../repositories/notification-channels';
 import { CHANNELS, type ChannelConfig, type ChannelDefinition, validateChannelSettings } from './channels';
 import type { NotifyContext, SendResult } from './channels/types';
@@ -145,10 +146,20 @@ export class OutboxDispatcher {
             byChannel.set(r.channelId, [...(byChannel.get(r.channelId) ?? []), r]);
         }
         if (byChannel.size === 0) return 0;
-        const channels = await db
-            .select()
-            .from(notificationChannels)
-            .where(inArray(notificationChannels.id, [...byChannel.keys()]));
+        const ids = [...byChannel.keys()];
+        // Negative ids are status-page subscribers (status-pages/subscribers.ts), sent as the channels they stand for.
+        const channels = [
+            ...(await db
+                .select()
+                .from(notificationChannels)
+                .where(
+                    inArray(
+                        notificationChannels.id,
+                        ids.filter((id) => id > 0)
+                    )
+                )),
+            ...(await subscriberChannels(db, ids)),
+        ];
         const sent = await Promise.all(
             [...byChannel].map(([id, queue]) => {
                 if (this.inFlight.has(id)) return 0;

@@ -6,8 +6,9 @@ import type { PublicStatusAnswer } from '../../common/status-pages';
 import type { Db } from '../db/client';
 import { ApiError } from '../errors';
 import { findBySlug, opensPage, type PageWithMonitors } from '../status-pages/pages';
+import { byToken, confirmSubscription, subscribe, subscribeBody, unsubscribe } from '../status-pages/subscribers';
 import { publicView } from '../status-pages/public-view';
-import { statusBadge, statusFeed, statusHtml } from '../status-pages/render';
+import { escapeHtml, statusBadge, statusFeed, statusHtml } from '../status-pages/render';
 import { answers } from './responses/answers';
 import { publicStatusAnswer, svgBadge } from './responses/status-pages';
 
@@ -28,10 +29,10 @@ export const publicStatusRoutes: FastifyPluginAsyncZod = async (app) => {
     const { db, config, keys } = app.ctx;
     const views = new ViewCache(db);
     // A page turned private, given a new key or other monitors is read anew at once; states age out in CACHE_MS.
-    const unsubscribe = app.ctx.events.subscribe((e) => {
+    const stopListening = app.ctx.events.subscribe((e) => {
         if (e.name.startsWith('STATUS_PAGE_') || e.name === 'INCIDENT_UPDATE_POSTED') views.clear();
     });
-    app.addHook('onClose', async () => unsubscribe());
+    app.addHook('onClose', async () => stopListening());
     await app.register(rateLimit, { global: false });
     const limited = {
         config: {
@@ -101,9 +102,94 @@ export const publicStatusRoutes: FastifyPluginAsyncZod = async (app) => {
         async (req, reply) => {
             const { page, view } = await open(req);
             const feed = `/status/${page.row.slug}/feed.atom${withKey(req)}`;
-            return publicCache(reply, page.row.isPublic).type('text/html; charset=utf-8').send(statusHtml(view, feed));
+            const form = `/status/${page.row.slug}/subscribe${withKey(req)}`;
+            return publicCache(reply, page.row.isPublic)
+                .type('text/html; charset=utf-8')
+                .send(statusHtml(view, feed, form));
         }
     );
+    app.post(
+        '/api/public/status/:slug/subscribe',
+        {
+            ...limited,
+            schema: {
+                params: slugParams,
+                querystring: keyQuery,
+                body: subscribeBody,
+                response: answers(
+                    { 202: z.object({ message: z.string(), secret: z.string().optional() }) },
+                    400,
+                    404,
+                    429
+                ),
+            },
+        },
+        async (req, reply) => {
+            const { page } = await open(req);
+            return reply.status(202).send(await subscribe(db, page.row, req.body, base(req)));
+        }
+    );
+
+    // The links in subscribers' messages. A GET only shows a button: mail scanners open links, and must neither
+    // confirm nor end a subscription by doing so. The form posts an empty body.
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+        done(null, Object.fromEntries(new URLSearchParams(String(body))))
+    );
+    const html = (reply: FastifyReply, body: string) => reply.type('text/html; charset=utf-8').send(body);
+    const steps = [
+        {
+            path: 'confirm',
+            ask: notePage(
+                'Confirm your subscription',
+                'You will get a message for each incident and maintenance.',
+                'Confirm'
+            ),
+            act: confirmSubscription,
+            done: notePage('Subscribed', 'You will get a message for each incident and maintenance.'),
+        },
+        {
+            path: 'unsubscribe',
+            ask: notePage('Unsubscribe', 'You will get no more messages about this status page.', 'Unsubscribe'),
+            act: unsubscribe,
+            done: notePage('Unsubscribed', 'You will get no more messages about this status page.'),
+        },
+    ];
+    for (const step of steps) {
+        const url = `/status/subscriptions/:token/${step.path}`;
+        const schema = { hide: true, params: tokenParams };
+        app.get(url, { ...limited, schema }, async (req, reply) => {
+            await byToken(db, req.params.token);
+            return html(reply, step.ask);
+        });
+        app.post(url, { ...limited, schema }, async (req, reply) => {
+            await step.act(db, req.params.token);
+            return html(reply, step.done);
+        });
+    }
+
+    // The page's own form, for visitors without scripts: the same subscription, answered with a page.
+    app.post(
+        '/status/:slug/subscribe',
+        { ...limited, schema: { hide: true, params: slugParams, querystring: keyQuery } },
+        async (req, reply) => {
+            const { page } = await open(req);
+            const email = (req.body as { email?: unknown } | undefined)?.email;
+            try {
+                const done = await subscribe(
+                    db,
+                    page.row,
+                    { email: typeof email === 'string' ? email : '' },
+                    base(req)
+                );
+                return html(reply, notePage('Almost there', done.message));
+            } catch (err) {
+                if (!(err instanceof ApiError) || err.statusCode !== 400) throw err;
+                const why = Object.values(err.errors ?? {})[0] ?? err.message;
+                return html(reply.status(400), notePage('Not subscribed', escapeHtml(why)));
+            }
+        }
+    );
+
     app.get(
         '/status/:slug/feed.atom',
         { ...limited, schema: { hide: true, params: slugParams, querystring: keyQuery } },
@@ -116,6 +202,18 @@ export const publicStatusRoutes: FastifyPluginAsyncZod = async (app) => {
         }
     );
 };
+
+const tokenParams = z.object({ token: z.string().max(100, 'token is too long') });
+
+/** The small page a subscription link opens: one sentence and, before anything changes, one button. */
+const notePage = (title: string, text: string, button?: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title><style>:root { color-scheme: light dark; } body { font: 16px/1.5 system-ui, sans-serif;
+margin: 0; } main { max-width: 560px; margin: 0 auto; padding: 16px; } button { font: inherit; padding: 8px 16px; }
+</style></head><body><main><h1>${title}</h1><p>${text}</p>${
+    button ? `<form method="post"><button type="submit">${button}</button></form>` : ''
+}</main></body></html>
+`;
 
 interface Cached {
     at: number;

@@ -15,12 +15,17 @@ import {
     updateStatusPage,
 } from '../status-pages/pages';
 import { publicView } from '../status-pages/public-view';
+import { listSubscribers, removeSubscriber } from '../status-pages/subscribers';
 import { incidentUpdateBody, listIncidentUpdates, postIncidentUpdate } from '../status-pages/updates';
 import { mutate, sentence } from './mutate';
-import { answers } from './responses/answers';
-import { incidentUpdate, publicStatusAnswer, statusPage } from './responses/status-pages';
+import { answers, noContent } from './responses/answers';
+import { incidentUpdate, publicStatusAnswer, statusPage, subscriber } from './responses/status-pages';
 import { idParams } from './schemas';
 
+const subscriberParams = z.object({
+    id: z.coerce.number({ error: 'id must be a number' }).int().positive().max(2_147_483_647),
+    subscriberId: z.coerce.number({ error: 'subscriberId must be a number' }).int().positive().max(2_147_483_647),
+});
 const incidentParams = z.object({ id: z.string().regex(/^[A-Za-z0-9-]{1,100}$/, 'id must be an incident id') });
 
 /**
@@ -131,6 +136,43 @@ export const statusPageRoutes: FastifyPluginAsyncZod = async (app) => {
                 };
             });
             return toStatusPage(key, page);
+        }
+    );
+
+    app.get(
+        '/api/status-pages/:id/subscribers',
+        {
+            ...writer,
+            schema: {
+                params: idParams,
+                response: answers({ 200: z.object({ results: z.array(subscriber) }) }, 400, 401, 403, 404),
+            },
+        },
+        async (req) => {
+            const { row } = await findStatusPage(db, scope(req), req.params.id);
+            return { results: await listSubscribers(db, row.id) };
+        }
+    );
+    app.delete(
+        '/api/status-pages/:id/subscribers/:subscriberId',
+        {
+            ...writer,
+            schema: { params: subscriberParams, response: answers({ 204: noContent }, 400, 401, 403, 404) },
+        },
+        async (req, reply) => {
+            const { row } = await findStatusPage(db, scope(req), req.params.id);
+            await mutate(app, req, async (tx) => {
+                await removeSubscriber(tx, row.id, req.params.subscriberId);
+                return {
+                    result: null,
+                    change: {
+                        event: 'STATUS_PAGE_UPDATED',
+                        companyId: row.companyId,
+                        message: `Subscriber ${req.params.subscriberId} removed from status page "${row.title}" by ${req.actor.username}`,
+                    },
+                };
+            });
+            return reply.status(204).send(null);
         }
     );
 

@@ -2,7 +2,7 @@ import type { PublicStatus, PublicStatusAnswer } from '../../common/status-pages
 
 /** The status page, its badge and its feed as the public reads them: markup built from names only, all escaped. */
 
-const esc = (s: string) =>
+export const escapeHtml = (s: string) =>
     s.replace(
         /[&<>"']/g,
         (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string
@@ -52,32 +52,33 @@ time { white-space: nowrap; }
 /** A day's cell: green at 99.9 % and above, amber above 95 %, red below; grey without checks. */
 const dayClass = (uptime: number | null) => (uptime === null ? '' : uptime >= 99.9 ? 'd0' : uptime >= 95 ? 'd1' : 'd2');
 const pct = (v: number | null) => (v === null ? 'no data' : `${v.toFixed(2)} %`);
-const when = (iso: string) => `<time datetime="${esc(iso)}">${esc(iso.slice(0, 16).replace('T', ' '))} UTC</time>`;
+const when = (iso: string) =>
+    `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.slice(0, 16).replace('T', ' '))} UTC</time>`;
 
-export function statusHtml(view: PublicStatusAnswer, feedUrl: string): string {
+export function statusHtml(view: PublicStatusAnswer, feedUrl: string, subscribeUrl: string): string {
     const open = view.incidents.filter((i) => i.status !== 'resolved');
     const past = view.incidents.filter((i) => i.status === 'resolved');
     const incident = (i: PublicStatusAnswer['incidents'][number]) => `
-<li class="incident"><div class="row"><h3>${esc(i.title)}</h3><span>${UPDATE_WORD[i.status]}</span></div>
+<li class="incident"><div class="row"><h3>${escapeHtml(i.title)}</h3><span>${UPDATE_WORD[i.status]}</span></div>
 <p class="muted">Started ${when(i.started_at)}${i.resolved_at ? ` · resolved ${when(i.resolved_at)}` : ''}</p>
-${i.updates.map((u) => `<p><strong>${UPDATE_WORD[u.status]}</strong> (${when(u.at)}): ${esc(u.text)}</p>`).join('\n')}</li>`;
+${i.updates.map((u) => `<p><strong>${UPDATE_WORD[u.status]}</strong> (${when(u.at)}): ${escapeHtml(u.text)}</p>`).join('\n')}</li>`;
     return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(view.title)} status</title>
-<link rel="alternate" type="application/atom+xml" title="${esc(view.title)} incidents" href="${esc(feedUrl)}">
+<title>${escapeHtml(view.title)} status</title>
+<link rel="alternate" type="application/atom+xml" title="${escapeHtml(view.title)} incidents" href="${escapeHtml(feedUrl)}">
 <style>${STYLE}</style></head>
 <body><main>
-<h1>${esc(view.title)}</h1>
-${view.description ? `<p class="muted">${esc(view.description)}</p>` : ''}
+<h1>${escapeHtml(view.title)}</h1>
+${view.description ? `<p class="muted">${escapeHtml(view.description)}</p>` : ''}
 <p class="banner ${view.status}" role="status">${LABEL[view.status]}</p>
 ${open.length ? `<h2>Current incidents</h2><ul>${open.map(incident).join('')}</ul>` : ''}
 <h2>Components</h2>
 <ul>${view.components
         .map(
             (c) => `
-<li class="component"><div class="row"><h3>${esc(c.name)}</h3><span class="${c.status}">${WORD[c.status]}</span></div>
+<li class="component"><div class="row"><h3>${escapeHtml(c.name)}</h3><span class="${c.status}">${WORD[c.status]}</span></div>
 <p class="muted">${pct(c.uptime_90d)} uptime over 90 days</p>
-<div class="bar" role="img" aria-label="${esc(c.name)}: daily uptime over the last 90 days, ${c.days.filter((d) => d.uptime !== null && d.uptime < 99.9).length} days below 99.9 %">${c.days
+<div class="bar" role="img" aria-label="${escapeHtml(c.name)}: daily uptime over the last 90 days, ${c.days.filter((d) => d.uptime !== null && d.uptime < 99.9).length} days below 99.9 %">${c.days
                 .map((d) => `<span class="${dayClass(d.uptime)}" title="${d.date}: ${pct(d.uptime)}"></span>`)
                 .join('')}</div></li>`
         )
@@ -87,14 +88,20 @@ ${
         ? `<h2>Maintenance</h2><ul>${view.maintenance
               .map(
                   (m) =>
-                      `<li class="incident"><p>${when(m.starts_at)} – ${when(m.ends_at)}</p><p>${esc(m.reason)}</p></li>`
+                      `<li class="incident"><p>${when(m.starts_at)} – ${when(m.ends_at)}</p><p>${escapeHtml(m.reason)}</p></li>`
               )
               .join('')}</ul>`
         : ''
 }
 <h2>Past incidents</h2>
 ${past.length ? `<ul>${past.map(incident).join('')}</ul>` : '<p class="muted">No incidents in the last 90 days.</p>'}
-<p class="muted"><a href="${esc(feedUrl)}" style="color: inherit">Atom feed</a></p>
+<h2>Get told</h2>
+<form method="post" action="${escapeHtml(subscribeUrl)}" class="row">
+<label for="email">E-mail address</label>
+<input id="email" name="email" type="email" required autocomplete="email" style="flex: 1; min-width: 0; font: inherit">
+<button type="submit" style="font: inherit">Subscribe</button>
+</form>
+<p class="muted">Or follow the <a href="${escapeHtml(feedUrl)}" style="color: inherit">Atom feed</a>.</p>
 </main></body></html>
 `;
 }
@@ -137,16 +144,16 @@ export function statusFeed(view: PublicStatusAnswer, pageUrl: string, feedUrl: s
     const updated = entries[0]?.at ?? new Date(0).toISOString();
     return `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
-<title>${esc(view.title)} status</title>
-<id>${esc(feedUrl)}</id>
-<link rel="self" href="${esc(feedUrl)}"/>
-<link rel="alternate" href="${esc(pageUrl)}"/>
+<title>${escapeHtml(view.title)} status</title>
+<id>${escapeHtml(feedUrl)}</id>
+<link rel="self" href="${escapeHtml(feedUrl)}"/>
+<link rel="alternate" href="${escapeHtml(pageUrl)}"/>
 <updated>${updated}</updated>
-<author><name>${esc(view.title)}</name></author>
+<author><name>${escapeHtml(view.title)}</name></author>
 ${entries
     .map(
-        (e) => `<entry><id>${esc(e.id)}</id><title>${esc(e.title)}</title><updated>${e.at}</updated>
-<link href="${esc(pageUrl)}"/><content type="text">${esc(e.text)}</content></entry>`
+        (e) => `<entry><id>${escapeHtml(e.id)}</id><title>${escapeHtml(e.title)}</title><updated>${e.at}</updated>
+<link href="${escapeHtml(pageUrl)}"/><content type="text">${escapeHtml(e.text)}</content></entry>`
     )
     .join('\n')}
 </feed>

@@ -7,6 +7,7 @@ import { badRequest } from '../errors';
 import { findIncident } from '../incidents/read';
 import type { Scope } from '../repositories/scope';
 import { fieldErrors } from '../silences/fields';
+import { noticeSubscribers } from './subscribers';
 
 const TEXT_MAX = 2000;
 
@@ -57,5 +58,12 @@ export async function postIncidentUpdate(
         .values({ incidentId, status: parsed.data.status, text: parsed.data.text, createdBy: by })
         .returning();
     if (!row) throw new Error('The update was not stored');
+    if (incident.kind === 'monitor' && incident.monitorId !== null) {
+        const word = parsed.data.status[0]?.toUpperCase() + parsed.data.status.slice(1);
+        await noticeSubscribers(db, incident.monitorId, ({ title, component }) => ({
+            subject: `${title}: ${component} ${parsed.data.status === 'resolved' ? 'resolved' : 'update'}`,
+            body: `${word}: ${parsed.data.text}`,
+        }));
+    }
     return { update: toUpdate(row), companyId: incident.companyId };
 }

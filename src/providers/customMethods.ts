@@ -9,7 +9,7 @@ import type {
     NotificationChannel,
     ServerMetrics,
 } from '../../common/entities';
-import type { IncidentUpdate, PublicStatusAnswer } from '../../common/status-pages';
+import type { IncidentUpdate, PublicStatusAnswer, StatusSubscriber } from '../../common/status-pages';
 import type { ValidatorCard } from '../../common/validator-card';
 import { toBody } from './bodies';
 import type { HttpResponse, RequestOptions } from './httpClient';
@@ -92,6 +92,8 @@ export interface CustomMethods {
     getIncidentStats(filter: Record<string, unknown>): Promise<IncidentStats>;
     /** GET /status-pages/{id}/preview: what visitors of the page see now. */
     getStatusPagePreview(pageId: Identifier): Promise<PublicStatusAnswer>;
+    /** GET /status-pages/{id}/subscribers: who gets told of the page's incidents and maintenance. */
+    getStatusPageSubscribers(pageId: Identifier): Promise<StatusSubscriber[]>;
     /** GET /incidents/{id}/updates: the public updates posted on an incident, oldest first. */
     getIncidentUpdates(incidentId: string): Promise<IncidentUpdate[]>;
 }
@@ -152,6 +154,7 @@ export const customMethods: CustomMethods = {
     getHealth: async () => (await request<ServerHealth>('/health')).json ?? { status: 'unavailable' },
     getIncidentStats: (filter) => getJson('/incidents/stats', { query: { filter: JSON.stringify(filter) } }),
     getStatusPagePreview: (pageId) => getJson<PublicStatusAnswer>(`/status-pages/${id(pageId)}/preview`),
+    getStatusPageSubscribers: (pageId) => getArray<StatusSubscriber>(`/status-pages/${id(pageId)}/subscribers`),
     getIncidentUpdates: (incidentId) => getArray<IncidentUpdate>(`/incidents/${id(incidentId)}/updates`),
     getChains: async () => {
         const json = (await authRequest('/chains')).json;

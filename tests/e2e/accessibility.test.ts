@@ -36,6 +36,9 @@ const ROUTES = [
     '/users/add',
     '/logger',
     '/api-tokens',
+    '/status-pages',
+    '/status-pages/create',
+    '/status-pages/:statusPage',
 ];
 const resolve = (route: string) => route.replace(/:(\w+)/, (_, name: string) => String(ids[name]));
 
@@ -78,7 +81,20 @@ beforeAll(async () => {
         is_enabled: true,
         company_id: company.id,
     });
-    ids = { configuration: cfg.id, server: srv.id, monitor: monitor.id, company: company.id, user: user.id };
+    const statusPage = await call('POST', '/status-pages', {
+        company_id: company.id,
+        slug: 'hub',
+        title: 'Hub validator',
+        monitor_ids: [monitor.id],
+    });
+    ids = {
+        configuration: cfg.id,
+        server: srv.id,
+        monitor: monitor.id,
+        company: company.id,
+        user: user.id,
+        statusPage: statusPage.id,
+    };
     browser = await openBrowser();
     page = browser.page;
 });
@@ -132,6 +148,8 @@ async function visit(route: string): Promise<void> {
             { timeout: 5_000 }
         )
         .catch(() => {});
+    // react-admin's "Please wait" may still show for a moment on a busy machine; axe reads the page once drawn.
+    await page.getByText('Please wait').waitFor({ state: 'detached' });
 }
 
 /** The innermost elements reaching past the viewport's right edge, to name what widens a page. */

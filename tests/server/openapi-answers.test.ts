@@ -305,6 +305,11 @@ describe('OpenAPI document against real answers', () => {
         await call('GET', '/api/public/status/hub-status', null, 200);
         await call('GET', '/api/public/status/hub-status/badge.svg', null, 200);
         await call('GET', '/api/public/status/no-such-page', null, 404);
+        await call('POST', '/api/public/status/hub-status/subscribe', null, 202, { webhook: `${target.url}/status` });
+        await call('POST', '/api/public/status/hub-status/subscribe', null, 400, { email: 'x' });
+        const subscribers = (await call('GET', `/api/status-pages/${statusPage}/subscribers`, alice, 200)).json();
+        await call('GET', `/api/status-pages/${statusPage}/subscribers`, plain.access, 403);
+        await call('DELETE', `/api/status-pages/${statusPage}/subscribers/${subscribers.results[0]?.id}`, alice, 204);
         await call('DELETE', `/api/status-pages/${statusPage}`, alice, 200);
 
         // Deletes last.

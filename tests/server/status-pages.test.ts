@@ -290,3 +290,148 @@ describe('what a visitor sees', () => {
         }
     });
 });
+
+describe('subscriptions', () => {
+    it('confirms e-mail by a button, sends webhooks at once, tells both of an update, and unsubscribes', {
+        timeout: 60_000,
+    }, async () => {
+        const { startReceiver, startSmtp } = await import('../support/fake-receivers');
+        const { OutboxDispatcher } = await import('../../server/notify/outbox');
+        const smtp = await startSmtp();
+        const hook = await startReceiver({ status: 200, body: 'ok' });
+        const outbox = new OutboxDispatcher(w.t.app.ctx, w.t.app.log, 100);
+        try {
+            const created = await w.call('POST', '/api/status-pages', w.admin.access, page({ slug: 'subscribed' }));
+            const pageId = created.json().id as number;
+            const sub = (body: object) =>
+                w.t.app.inject({ method: 'POST', url: '/api/public/status/subscribed/subscribe', payload: body });
+
+            // No e-mail channel in the company yet: nothing would send the mail.
+            const noMail = await sub({ email: 'delegator@example.com' });
+            expect(noMail.statusCode).toBe(400);
+            expect(noMail.json().errors).toHaveProperty('email');
+            expect((await sub({ email: 'not an address' })).json().errors).toHaveProperty('email');
+            expect((await sub({ email: 'a@example.com', webhook: hook.url })).statusCode).toBe(400);
+            const channel = await w.call('POST', '/api/notification-channels', w.admin.access, {
+                name: 'Mail',
+                type: 'email',
+                is_enabled: true,
+                configuration_object: {
+                    host: '127.0.0.1',
+                    port: smtp.port,
+                    security: 'none',
+                    from: 'Acme status <status@example.com>',
+                    to: 'ops@example.com',
+                },
+            });
+            expect(channel.statusCode).toBe(201);
+
+            expect((await sub({ email: 'delegator@example.com' })).statusCode).toBe(202);
+            expect((await sub({ webhook: `${hook.url}/status` })).statusCode).toBe(202);
+            await outbox.deliverDue();
+            const confirmMail = smtp.mails.find((m) => m.to.includes('delegator@example.com'));
+            expect(confirmMail?.raw).toContain('Confirm your subscription to Acme validators');
+            expect(smtp.mails.some((m) => m.to.includes('ops@example.com'))).toBe(false);
+            const link = /http:\/\/localhost(:\d+)?(\/status\/subscriptions\/[A-Za-z0-9_-]+\/confirm)/.exec(
+                confirmMail?.raw.replace(/=\r?\n/g, '') ?? ''
+            );
+            expect(link).not.toBeNull();
+            const path = link?.[2] ?? '';
+            // Opening the link (as a mail scanner does) changes nothing; the button does.
+            const ask = await w.t.app.inject({ url: path });
+            expect(ask.body).toContain('<button type="submit">Confirm</button>');
+            let list = (await w.call('GET', `/api/status-pages/${pageId}/subscribers`, w.admin.access)).json().results;
+            expect(list.map((s: { kind: string; confirmed: boolean }) => [s.kind, s.confirmed])).toEqual([
+                ['email', false],
+                ['webhook', true],
+            ]);
+            expect((await w.call('GET', `/api/status-pages/${pageId}/subscribers`, w.plain.access)).statusCode).toBe(
+                403
+            );
+            const confirmed = await w.t.app.inject({
+                method: 'POST',
+                url: path,
+                headers: { 'content-type': 'application/x-www-form-urlencoded' },
+                payload: '',
+            });
+            expect(confirmed.statusCode).toBe(200);
+            expect(confirmed.body).toContain('<h1>Subscribed</h1>');
+
+            const incident = '55555555-0000-4000-8000-000000000009';
+            await w.t.app.ctx.db.insert(incidents).values({
+                id: incident,
+                companyId: w.acme,
+                kind: 'monitor',
+                configurationId: cfg,
+                configurationName: 'Main',
+                monitorId: signing,
+                monitorName: 'sign misses',
+                message: 'missed 3 blocks',
+                payload: '{}',
+                openedAt: new Date(),
+            });
+            const posted = await w.call('POST', `/api/incidents/${incident}/updates`, w.admin.access, {
+                status: 'monitoring',
+                text: 'Signing again since block 1,204,400.',
+            });
+            expect(posted.statusCode).toBe(201);
+            await outbox.deliverDue();
+            // Quoted-printable wraps long lines with a soft break (=, line end).
+            const update = smtp.mails
+                .filter((m) => m.to.includes('delegator@example.com'))
+                .at(-1)
+                ?.raw.replace(/=\r?\n/g, '');
+            expect(update).toContain('Acme validators: Block signing update');
+            expect(update).toContain('Monitoring: Signing again since block 1,204,400.');
+            const delivered = hook.received.filter((r) => r.path === '/status').at(-1);
+            expect(JSON.stringify(delivered?.json)).toContain('Signing again since block 1,204,400.');
+            expect(JSON.stringify(delivered?.json)).toMatch(/Unsubscribe: http:\/\/localhost[^"]*\/unsubscribe/);
+            expect(JSON.stringify(delivered?.json)).not.toContain('sign misses');
+
+            const unsubscribe = /(\/status\/subscriptions\/[A-Za-z0-9_-]+\/unsubscribe)/.exec(update ?? '')?.[1];
+            const gone = await w.t.app.inject({
+                method: 'POST',
+                url: unsubscribe ?? '',
+                headers: { 'content-type': 'application/x-www-form-urlencoded' },
+                payload: '',
+            });
+            expect(gone.body).toContain('<h1>Unsubscribed</h1>');
+            list = (await w.call('GET', `/api/status-pages/${pageId}/subscribers`, w.admin.access)).json().results;
+            expect(list.map((s: { kind: string }) => s.kind)).toEqual(['webhook']);
+            expect(
+                (await w.call('DELETE', `/api/status-pages/${pageId}/subscribers/${list[0].id}`, w.other.access))
+                    .statusCode
+            ).toBe(404);
+            expect(
+                (await w.call('DELETE', `/api/status-pages/${pageId}/subscribers/${list[0].id}`, w.admin.access))
+                    .statusCode
+            ).toBe(204);
+        } finally {
+            await outbox.stop();
+            await smtp.close();
+            await hook.close();
+        }
+    });
+});
+
+describe('the page form', () => {
+    it('subscribes an e-mail address from the page without scripts, and says why not in words', async () => {
+        await w.call('POST', '/api/status-pages', w.admin.access, page({ slug: 'form-page' }));
+        const html = await visit('/status/form-page');
+        expect(html.body).toContain('<form method="post" action="/status/form-page/subscribe"');
+        const post = (email: string) =>
+            w.t.app.inject({
+                method: 'POST',
+                url: '/status/form-page/subscribe',
+                headers: { 'content-type': 'application/x-www-form-urlencoded' },
+                payload: new URLSearchParams({ email }).toString(),
+            });
+        const bad = await post('<b>not-an-address');
+        expect(bad.statusCode).toBe(400);
+        expect(bad.body).toContain('<h1>Not subscribed</h1>');
+        expect(bad.body).not.toContain('<b>not');
+        const ok = await post('reader@example.com');
+        expect(ok.statusCode).toBe(200);
+        expect(ok.body).toContain('Check your inbox');
+    });
+});

@@ -87,6 +87,8 @@ export const statusSubscribers = pgTable(
         kind: text('kind', { enum: ['email', 'webhook'] }).notNull(),
         address: text('address').notNull(),
         token: text('token').notNull(),
+        /** The console's address as the visitor reached it, for the links in their messages. */
+        baseUrl: text('base_url').notNull().default(''),
         confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
         createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     },

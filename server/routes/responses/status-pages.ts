@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { IncidentUpdate, PublicStatusAnswer, StatusPage } from '../../../common/status-pages';
+import type { IncidentUpdate, PublicStatusAnswer, StatusPage, StatusSubscriber } from '../../../common/status-pages';
 import { INCIDENT_UPDATE_STATUSES } from '../../../common/status-pages';
 import { type Expect, type Same, timestamp } from './answers';
 
@@ -56,10 +56,19 @@ export const publicStatusAnswer = z.object({
     maintenance: z.array(z.object({ starts_at: timestamp, ends_at: timestamp, reason: z.string() })),
 });
 
+export const subscriber = z.object({
+    id,
+    kind: z.enum(['email', 'webhook']),
+    address: z.string(),
+    confirmed: z.boolean(),
+    created_at: timestamp,
+});
+
 export const svgBadge = { content: { 'image/svg+xml': { schema: z.string() } } };
 
 export type Checks = [
     Expect<Same<z.output<typeof statusPage>, StatusPage>>,
     Expect<Same<z.output<typeof incidentUpdate>, IncidentUpdate>>,
     Expect<Same<z.output<typeof publicStatusAnswer>, PublicStatusAnswer>>,
+    Expect<Same<z.output<typeof subscriber>, StatusSubscriber>>,
 ];

@@ -22,6 +22,7 @@ import { FormToolbar } from '../../custom/ui/FormToolbar';
 import { errorReason } from '../../custom/ui/format';
 import { retryUnlessClientError } from '../../custom/ui/retry';
 import { StatusPagePreview } from './StatusPagePreview';
+import { StatusPageSubscribers } from './StatusPageSubscribers';
 
 const SLUG_HELP = '3 to 40 lowercase letters, digits or dashes: the page is at /status/<slug>';
 const KEY_HELP = 'Visitors need ?key=… to open a private page. Leave empty to have one made; it is shown once.';
@@ -148,6 +149,7 @@ export const StatusPageEdit = () => {
                 <StatusPageInputs showCompany={false} />
             </SimpleForm>
             <StatusPagePreview />
+            <StatusPageSubscribers />
         </Edit>
     );
 };

@@ -1,0 +1,1 @@
+ALTER TABLE "status_subscribers" ADD COLUMN "base_url" text DEFAULT '' NOT NULL;
