@@ -33,6 +33,8 @@ export interface HistoryBatch {
     hourly: Bucket[];
     daily: Bucket[];
     disks: DiskRow[];
+    /** Every disk reading (bucket = its time), for charts of the last hours. */
+    diskSamples: DiskRow[];
 }
 
 /** Raw checks kept for retry while the database is down; beyond this the oldest are dropped (rollups keep them). */
@@ -48,6 +50,7 @@ export class HistoryBuffer {
     private hourly: Bucket[] = [];
     private daily: Bucket[] = [];
     private disks = new Map<string, DiskRow>();
+    private diskSamples: DiskRow[] = [];
     private readonly open5m = new BucketAccumulator(FIVE_MINUTES_MS);
     private readonly open1h = new BucketAccumulator(HOUR_MS);
     private readonly open1d = new BucketAccumulator(DAY_MS);
@@ -60,6 +63,12 @@ export class HistoryBuffer {
         if (disk) {
             const bucket = bucketStart(disk.t, DISK_BUCKET_MS);
             for (const f of disk.filesystems) {
+                this.diskSamples.push({
+                    serverId: disk.serverId,
+                    mountpoint: f.mountpoint,
+                    bucket: disk.t,
+                    usedPercent: f.usedPercent,
+                });
                 // The last reading of a bucket wins: one row per mountpoint and 5 minutes.
                 this.disks.set(`${disk.serverId}\u0000${f.mountpoint}\u0000${bucket}`, {
                     serverId: disk.serverId,
@@ -96,7 +105,9 @@ export class HistoryBuffer {
             hourly: this.hourly,
             daily: this.daily,
             disks: [...this.disks.values()],
+            diskSamples: this.diskSamples,
         };
+        this.diskSamples = [];
         this.raw = [];
         this.fiveMinute = [];
         this.hourly = [];
@@ -111,6 +122,7 @@ export class HistoryBuffer {
         this.fiveMinute = [...b.fiveMinute, ...this.fiveMinute];
         this.hourly = [...b.hourly, ...this.hourly];
         this.daily = [...b.daily, ...this.daily];
+        this.diskSamples = [...b.diskSamples, ...this.diskSamples].slice(-MAX_PENDING_RAW);
         for (const d of b.disks) {
             const key = `${d.serverId}\u0000${d.mountpoint}\u0000${d.bucket}`;
             if (!this.disks.has(key)) this.disks.set(key, d);
@@ -131,7 +143,8 @@ export async function writeHistory(db: Db, b: HistoryBatch): Promise<void> {
     if (b.fiveMinute.length) await writeBuckets(db, 'history_5m', b.fiveMinute);
     if (b.hourly.length) await writeBuckets(db, 'history_1h', b.hourly);
     if (b.daily.length) await writeBuckets(db, 'history_1d', b.daily);
-    if (b.disks.length) await writeDisks(db, b.disks);
+    if (b.disks.length) await writeDisks(db, 'disk_history', 'bucket', b.disks);
+    if (b.diskSamples.length) await writeDisks(db, 'disk_samples', 't', b.diskSamples);
 }
 
 async function writeRaw(db: Db, rows: CheckSample[]): Promise<void> {
@@ -191,13 +204,20 @@ export async function writeBuckets(
             value_max = greatest(${t}.value_max, excluded.value_max)`);
 }
 
-async function writeDisks(db: Db, rows: DiskRow[]): Promise<void> {
+/** The 15-minute buckets (disk_history, by `bucket`) or every reading (disk_samples, by `t`). */
+async function writeDisks(
+    db: Db,
+    table: 'disk_history' | 'disk_samples',
+    column: 'bucket' | 't',
+    rows: DiskRow[]
+): Promise<void> {
+    const [t, c] = [sql.raw(table), sql.raw(column)];
     await db.execute(sql`
-        insert into disk_history (server_id, mountpoint, bucket, used_percent)
+        insert into ${t} (server_id, mountpoint, ${c}, used_percent)
         select v.* from unnest(
             ${arr(rows.map((r) => r.serverId))}::int[], ${arr(rows.map((r) => oneLine(r.mountpoint)))}::text[],
             ${arr(rows.map((r) => iso(r.bucket)))}::timestamptz[], ${arr(rows.map((r) => r.usedPercent))}::real[]
-        ) as v(server_id, mountpoint, bucket, used_percent)
+        ) as v(server_id, mountpoint, at, used_percent)
         where exists (select 1 from servers s where s.id = v.server_id)
-        on conflict (server_id, mountpoint, bucket) do update set used_percent = excluded.used_percent`);
+        on conflict (server_id, mountpoint, ${c}) do update set used_percent = excluded.used_percent`);
 }

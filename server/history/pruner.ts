@@ -119,7 +119,7 @@ export class HistoryPruner {
         return counts.reduce((a, b) => a + b, 0);
     }
 
-    /** Disk use is shown as long as the 5-minute rollups. */
+    /** Disk use is shown as long as the 5-minute rollups; every reading as long as raw checks. */
     private async serversStep(nowMs: number): Promise<number> {
         const c = this.serversCursor;
         const ids = await this.nextIds('servers', c);
@@ -128,10 +128,11 @@ export class HistoryPruner {
             return 0;
         }
         const cutoff = new Date(nowMs - this.retention.fiveMinuteDays * DAY_MS).toISOString();
-        const n = await this.deleteSome(
-            'disk_history',
-            sql`server_id in (${sql.raw(ids.join(','))}) and bucket < ${cutoff}`
-        );
+        const list = sql.raw(ids.join(','));
+        const rawCutoff = new Date(nowMs - this.retention.rawHours * HOUR_MS).toISOString();
+        const n =
+            (await this.deleteSome('disk_history', sql`server_id in (${list}) and bucket < ${cutoff}`)) +
+            (await this.deleteSome('disk_samples', sql`server_id in (${list}) and t < ${rawCutoff}`));
         c.again = n >= ROWS_PER_STEP;
         if (!c.again) c.after = ids[ids.length - 1] ?? 0;
         return n;

@@ -247,8 +247,9 @@ export interface MountpointHistory {
 }
 
 /**
- * Used % per mountpoint in the range (one point per 15 minutes, averaged over longer steps for long ranges) and
- * the days until full from the last 7 days, whatever the range shown.
+ * Used % per mountpoint in the range and the days until full from the last 7 days, whatever the range shown. A
+ * range within the raw retention (48 h) reads every reading, a point per minute up to 2 hours (5 minutes up to 2
+ * days), so a new disk shows within a minute; longer ones the 15-minute buckets, averaged over longer steps.
  */
 export async function diskHistory(
     db: Db,
@@ -256,16 +257,19 @@ export async function diskHistory(
     fromMs: number,
     toMs: number,
     nowMs = Date.now(),
+    rawHours = 48,
     liveMemory?: (monitorId: number) => unknown
 ): Promise<MountpointHistory[]> {
-    const stepMs = Math.max(DISK_BUCKET_MS, defaultStepMs(toMs - fromMs));
-    const bucket = sql.raw(`floor(extract(epoch from bucket) * 1000 / ${stepMs}) * ${stepMs}`);
+    const raw = fromMs >= nowMs - rawHours * HOUR_MS;
+    const stepMs = raw ? defaultStepMs(toMs - fromMs) : Math.max(DISK_BUCKET_MS, defaultStepMs(toMs - fromMs));
+    const [table, column] = raw ? ['disk_samples', 't'] : ['disk_history', 'bucket'];
+    const bucket = sql.raw(`floor(extract(epoch from ${column}) * 1000 / ${stepMs}) * ${stepMs}`);
     const res = await rowsOf(
         db,
         sql`
-        select mountpoint, ${bucket} as b, avg(used_percent) as used from disk_history
-        where server_id = ${serverId} and bucket >= ${new Date(fromMs).toISOString()}
-            and bucket < ${new Date(toMs).toISOString()}
+        select mountpoint, ${bucket} as b, avg(used_percent) as used from ${sql.raw(table)}
+        where server_id = ${serverId} and ${sql.raw(column)} >= ${new Date(fromMs).toISOString()}
+            and ${sql.raw(column)} < ${new Date(toMs).toISOString()}
         group by 1, 2 order by 1, 2`
     );
     const byMount = new Map<string, MountpointHistory>();

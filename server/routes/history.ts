@@ -174,7 +174,7 @@ export const historyRoutes: FastifyPluginAsyncZod = async (app) => {
             await findServer(db, scope(req), req.params.id);
             const now = Date.now();
             const { fromMs, toMs } = parseRange(req.query, now, 7 * DAY_MS);
-            return { mountpoints: await diskHistory(db, req.params.id, fromMs, toMs, now) };
+            return { mountpoints: await diskHistory(db, req.params.id, fromMs, toMs, now, retention.rawHours) };
         }
     );
 

@@ -237,6 +237,37 @@ describe('GET /api/servers/{id}/disk-history', () => {
     });
 });
 
+describe('disk history of the last hours', () => {
+    it('shows every reading of a new disk at once: a 15 min range has a point a minute', async () => {
+        const fresh = await w.server(
+            w.admin.access,
+            (await w.call('GET', `/api/servers/${server}`, w.plain.access)).json().configuration_id,
+            { name: 'fresh' }
+        );
+        // Three readings in the last three minutes, as the disk monitor's first checks write them.
+        const buffer = new HistoryBuffer();
+        for (const [i, used] of [51, 52, 53].entries()) {
+            const t = now - (3 - i) * MIN;
+            buffer.record(
+                { monitorId: disk, t, level: 'ok', latencyMs: 5, value: null, message: null },
+                { serverId: fresh, t, filesystems: [{ mountpoint: '/', usedPercent: used }] }
+            );
+        }
+        await writeHistory(w.t.app.ctx.db, buffer.take(true));
+        const range = (ms: number) =>
+            `from=${new Date(now - ms).toISOString()}&to=${new Date(now + MIN).toISOString()}`;
+        for (const span of [15 * MIN, HOUR]) {
+            const res = await w.call('GET', `/api/servers/${fresh}/disk-history?${range(span)}`, w.plain.access);
+            expect(res.json().mountpoints[0].points.map((p: { used_percent: number }) => p.used_percent)).toEqual([
+                51, 52, 53,
+            ]);
+        }
+        // The default week reads the 15-minute buckets: the last reading of the bucket.
+        const week = (await w.call('GET', `/api/servers/${fresh}/disk-history`, w.plain.access)).json();
+        expect(week.mountpoints[0].points.length).toBeGreaterThanOrEqual(1);
+    });
+});
+
 describe("days until full from the disk monitor's own samples", () => {
     it('prefers the samples the disk check keeps over disk history', async () => {
         // What nodeExporterDiskSpace keeps in its memory: /data filling 1 % an hour, now at 70 %: 30 h to go.
@@ -327,9 +358,11 @@ describe('pruning', () => {
             ['history_5m', 'bucket', 90 * DAY],
             ['history_1h', 'bucket', 730 * DAY],
             ['history_1d', 'bucket', 730 * DAY],
+            // Every disk reading is kept as long as raw checks (the 3 days of readings above).
+            ['disk_samples', 't', 48 * HOUR],
         ] as const;
         const before = await Promise.all(tables.map(([t, c, ms]) => split(t, c, ms)));
-        expect(before.map((b) => b.old > 0)).toEqual([true, true, true, true]);
+        expect(before.map((b) => b.old > 0)).toEqual([true, true, true, true, true]);
         const pruner = new HistoryPruner(db, w.t.app.ctx.config.history, w.t.app.log);
         let deleted = 0;
         for (let i = 0; i < 4; i++) deleted += await pruner.step(now);
