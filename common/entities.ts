@@ -216,3 +216,13 @@ export interface ApiError {
     message: string;
     errors?: Record<string, string>;
 }
+
+/** GET /api/servers/{id}/node: the server's node as its rpc service tells it (CometBFT /status and /net_info). */
+export interface NodeStatus {
+    height: number;
+    latest_block_time: string | null;
+    /** Seconds since the node's latest block. */
+    block_lag_seconds: number | null;
+    peers: number;
+    catching_up: boolean;
+}

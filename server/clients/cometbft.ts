@@ -86,6 +86,8 @@ const statusSchema = z.object({
     validator_info: z.object({ address: z.string() }).partial().optional(),
 });
 
+const netInfoSchema = z.object({ n_peers: wireInt });
+
 const blockSchema = z.object({
     block: z.object({
         header: z.object({
@@ -146,6 +148,8 @@ export interface CometClient {
     ): Promise<{ validators: CometValidator[]; total: number }>;
     /** Every page of the validator set at `height`. */
     allValidators(height?: number): Promise<CometValidator[]>;
+    /** How many peers the node is connected to (`/net_info` n_peers). */
+    peers(): Promise<number>;
 }
 
 export function createCometClient(http: HttpClient, baseUrl: string, signal?: AbortSignal): CometClient {
@@ -200,6 +204,9 @@ export function createCometClient(http: HttpClient, baseUrl: string, signal?: Ab
             };
         },
         block,
+        async peers() {
+            return (await call('/net_info', netInfoSchema)).n_peers;
+        },
         async commit(height) {
             try {
                 const r = await call(`/commit?height=${height}`, signedHeaderSchema);

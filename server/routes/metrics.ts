@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { companyScope } from '../auth/actor';
 import { configurations, servers } from '../db/schema';
+import { NodeStatusReader } from '../metrics/node-status';
 import { ServerMetricsReader } from '../metrics/server-metrics';
 import { daysUntilFullByMountpoint } from '../history/queries';
 import { findServer } from '../repositories/servers';
@@ -24,12 +25,30 @@ const storage = z.object({
         .nullable(),
 });
 
+const nodeStatus = z.object({
+    height: z.number().int(),
+    latest_block_time: z.string().nullable(),
+    block_lag_seconds: z.number().nullable().describe('Seconds since the latest block'),
+    peers: z.number().int(),
+    catching_up: z.boolean(),
+});
+
 /**
+ * GET /api/servers/:id/node: the server's node (height, block lag, peers, catching up) from its rpc service.
  * GET /api/servers/:id/metrics: the spec's server metrics fields from the server's node_exporter.
  * GET /api/servers/storage: the fullest disk among the caller's servers, from the disk monitors' latest readings.
  */
 export const metricsRoutes: FastifyPluginAsyncZod = async (app) => {
     const reader = new ServerMetricsReader(app.ctx);
+    const nodes = new NodeStatusReader(app.ctx);
+    app.get(
+        '/api/servers/:id/node',
+        { schema: { params: idParams, response: answers({ 200: nodeStatus }, 400, 401, 404, 502) } },
+        async (req) => {
+            await findServer(app.ctx.db, companyScope(req.actor), req.params.id);
+            return nodes.read(req.params.id);
+        }
+    );
     app.get(
         '/api/servers/:id/metrics',
         { schema: { params: idParams, response: answers({ 200: serverMetrics }, 400, 401, 404, 502) } },

@@ -6,6 +6,7 @@ import type {
     ChannelLink,
     LinkRouting,
     Monitor,
+    NodeStatus,
     NotificationChannel,
     ServerMetrics,
 } from '../../common/entities';
@@ -67,6 +68,8 @@ export interface CustomMethods {
         routing: LinkRouting
     ): Promise<ChannelLink | null>;
     getServerMetrics(serverId: Identifier): Promise<ServerMetrics>;
+    /** GET /servers/{id}/node: height, block lag, peers and catching-up of the server's node (its rpc service). */
+    getNodeStatus(serverId: Identifier): Promise<NodeStatus>;
     /** GET /services/{id}/test: the HTTP status (200 = success) with the API's `message`, which says why not. */
     probeService(serviceId: Identifier): Promise<{ status: number; message: string | null }>;
     /** GET /services/{id}/dependents: the monitors a delete removes, and those it leaves without a data source. */
@@ -127,6 +130,7 @@ export const customMethods: CustomMethods = {
         });
     },
     getServerMetrics: (serverId) => getJson<ServerMetrics>(`/servers/${id(serverId)}/metrics`),
+    getNodeStatus: (serverId) => getJson<NodeStatus>(`/servers/${id(serverId)}/node`),
     probeService: async (serviceId) => {
         const response: HttpResponse = await request(`/services/${id(serviceId)}/test`, {
             token: await getAccessToken(),

@@ -3,6 +3,7 @@ import { incidents, monitors } from '../../server/db/schema';
 import { HistoryBuffer, writeHistory } from '../../server/history/buffer';
 import { toRecord } from '../../server/notify/record';
 import { startReceiver, type Receiver } from '../support/fake-receivers';
+import { fixture, type Loopback, startLoopback } from './check-support';
 import { createWorld, type World } from './config-fixtures';
 import { auth, login } from './helpers';
 import { DocumentChecker } from './openapi-document';
@@ -12,6 +13,8 @@ let w: World;
 let doc: DocumentChecker;
 /** A node_exporter, a service to probe and a webhook, all on loopback. */
 let target: Receiver;
+/** A CometBFT RPC answering /status and /net_info with real payloads. */
+let rpc: Loopback;
 const problems: string[] = [];
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -40,12 +43,23 @@ const NODE_EXPORTER = [
 
 beforeAll(async () => {
     target = await startReceiver({ status: 200, body: NODE_EXPORTER });
+    rpc = await startLoopback((req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+            fixture(
+                req.url?.startsWith('/net_info')
+                    ? 'tendermint-net_info-with-peers-cosmoshub-2.json'
+                    : 'cometbft-0.38-status.json'
+            )
+        );
+    });
     w = await createWorld({ answerCacheMs: 0, metricsToken: 'scrape-token' });
     doc = await DocumentChecker.load(w.t.app);
 });
 afterAll(async () => {
     await w?.t.close();
     await target?.close();
+    await rpc?.close();
 });
 
 describe('OpenAPI document against real answers', () => {
@@ -109,6 +123,10 @@ describe('OpenAPI document against real answers', () => {
         await call('GET', `/api/services/${svc}/test`, alice, 200);
         await call('GET', `/api/services/999999/test`, alice, 404);
         await call('GET', `/api/servers/${srv}/metrics`, alice, 200);
+        await call('GET', '/api/servers/999999/node', alice, 404);
+        const rpcBody = { name: 'rpc', type: 'rpc', address: rpc.url, server_id: srv };
+        await call('POST', '/api/services', alice, 201, rpcBody);
+        await call('GET', `/api/servers/${srv}/node`, alice, 200);
         const monBody = {
             name: 'blocks',
             configuration_id: cfg,

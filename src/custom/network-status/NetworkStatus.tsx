@@ -9,6 +9,7 @@ import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 import { LoadingScreen } from '../layout/LoadingScreen';
 import { errorReason } from '../ui/format';
 import { REFRESH_MS } from './metricsQuery';
+import { NodeStatusCell } from './NodeStatusCell';
 import { DaysUntilFullCell, DiskUsageCell, MemoryUsageCell } from './ServerMetricsCells';
 import { LocalDataTable } from '../ui/LocalDataTable';
 
@@ -21,7 +22,7 @@ interface MetricsRow {
 
 /**
  * /network-status: disk and memory use of every server, by configuration, refreshed every 30 s; beside the disk,
- * when it will be full at its recent rate of growth.
+ * when it will be full at its recent rate of growth; beside the memory, its node's height, block lag, peers and sync.
  */
 export const NetworkStatus = () => {
     const dataProvider = useNodeMonitorDataProvider();
@@ -113,6 +114,10 @@ export const NetworkStatus = () => {
                         <DataTable.Col
                             label="Memory Usage"
                             render={({ server }: MetricsRow) => <MemoryUsageCell serverId={server.id} />}
+                        />
+                        <DataTable.Col
+                            label="Node"
+                            render={({ server }: MetricsRow) => <NodeStatusCell serverId={server.id} />}
                         />
                     </LocalDataTable>
                 </Card>

@@ -40,13 +40,47 @@ describe('network status', () => {
             'GET /api/servers/3/metrics': { body: metrics3 },
             'GET /api/servers/4/metrics': { body: { ...metrics3, memoryUsagePercentage: null } },
             'GET /api/servers/5/metrics': { status: 502, body: { message: 'node_exporter unreachable' } },
+            'GET /api/servers/3/node': {
+                body: {
+                    height: 1204331,
+                    latest_block_time: new Date().toISOString(),
+                    block_lag_seconds: 4,
+                    peers: 12,
+                    catching_up: false,
+                },
+            },
+            'GET /api/servers/4/node': {
+                body: {
+                    height: 1204300,
+                    latest_block_time: null,
+                    block_lag_seconds: 250,
+                    peers: 1,
+                    catching_up: true,
+                },
+            },
+            'GET /api/servers/5/node': {
+                status: 404,
+                body: { message: 'This server has no enabled rpc service; add one to see its node' },
+            },
         });
         renderApp('/network-status');
         expect(await screen.findByRole('heading', { name: 'Network Status', level: 1 })).toBeInTheDocument();
         expect(screen.getByText('Monitor system resources across all nodes')).toBeInTheDocument();
         const headers = (await screen.findAllByRole('columnheader')).map((cell) => cell.textContent);
         // The spec's columns in their order, with the days-until-full projection beside Disk Usage (issue 14).
-        expect(headers).toEqual(['Configuration', 'Server', 'Disk Usage', 'Days until full', 'Memory Usage']);
+        // and the node (height, block lag, peers, sync) after them.
+        expect(headers).toEqual(['Configuration', 'Server', 'Disk Usage', 'Days until full', 'Memory Usage', 'Node']);
+        await waitFor(() =>
+            expect(
+                rowOf('val-1').getByText('Height 1,204,331 · last block 4 s ago · 12 peers · synced')
+            ).toBeInTheDocument()
+        );
+        await waitFor(() =>
+            expect(
+                rowOf('osmo-1').getByText('Height 1,204,300 · last block 4 min ago · 1 peer · catching up')
+            ).toBeInTheDocument()
+        );
+        await waitFor(() => expect(rowOf('osmo-2').getByText(/no enabled rpc service/)).toBeInTheDocument());
 
         await waitFor(() => expect(rowOf('val-1').getByText('42% (1.00 GB / 2.00 GB)')).toBeInTheDocument());
         expect(rowOf('val-1').getByText('13% (512.00 MB / 4.00 GB)')).toBeInTheDocument();
