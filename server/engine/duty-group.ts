@@ -32,6 +32,15 @@ export class DutyGroups {
     /** Group key → the monitor whose ALERT announced the group's open incident. */
     private readonly leaders = new Map<string, { id: number; name: string }>();
 
+    /** After a restart: the members in Error that were not held lead their groups again, before any check runs. */
+    restore(targets: Iterable<MonitorTarget>, stateOf: (id: number) => AlertState | undefined): void {
+        for (const t of targets) {
+            const s = stateOf(t.id);
+            if (SIGNING_GROUP.has(t.type) && s && alerting(s) && !s.grouped)
+                this.leaders.set(groupKey(t), { id: t.id, name: t.name });
+        }
+    }
+
     adjust(target: MonitorTarget, verdict: Verdict, prev: AlertState, next: Transition, nowMs: number): Transition {
         if (!SIGNING_GROUP.has(target.type)) return next;
         const key = groupKey(target);

@@ -135,6 +135,7 @@ export class Engine {
         }
         this.chainHalts.restore([...this.states.values()].map((s) => s.alert));
         await this.reload(this.opts.startSpreadMs);
+        this.dutyGroups.restore(this.targets.values(), (id) => this.states.get(id)?.alert);
         await reads;
         // Stopped while starting (the console closed during its start): nothing may run after the stop.
         if (this.controller.signal.aborted) return;

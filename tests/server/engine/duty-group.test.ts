@@ -53,3 +53,24 @@ it('sends the first ALERT, holds the others and their recoveries, and lets a mem
     expect(step(budget, ok, 16 * H)).toBeNull();
     expect(states.get(budget.id)?.grouped).toBeUndefined();
 });
+
+it('after a restart, the monitor that alerted still leads: a held member stays held', () => {
+    const sign = target(1, 'signMissCheck', 'Signing');
+    const budget = target(2, 'slashingWindow', 'Jail budget');
+    const leading = transition(INITIAL_ALERT_STATE, error, 600, H, () => 'i1').state;
+    const held: AlertState = {
+        ...transition(INITIAL_ALERT_STATE, error, 600, H, () => 'i2').state,
+        grouped: { leader: 1, name: 'Signing' },
+    };
+    const restarted = new DutyGroups();
+    restarted.restore([sign, budget], (id) => (id === 1 ? leading : held));
+    const next = restarted.adjust(
+        budget,
+        error,
+        held,
+        transition(held, error, 600, 2 * H, () => 'i3'),
+        2 * H
+    );
+    expect(next.notification).toBeNull();
+    expect(next.state.grouped).toEqual({ leader: 1, name: 'Signing' });
+});
