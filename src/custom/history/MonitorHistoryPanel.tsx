@@ -9,7 +9,8 @@ import { CsvDownloadLink } from './CsvDownloadLink';
 import { READING_LABELS } from './format';
 import { LazyTimeSeriesChart } from './LazyTimeSeriesChart';
 import { RangePicker } from './RangePicker';
-import { type RangeKey, rangeOf } from './ranges';
+import { rangeOf } from './ranges';
+import { useFittingRange } from './useFittingRange';
 import { StatusBar } from './StatusBar';
 import type { IncidentSpan } from './TimeSeriesChart';
 import { UptimeFigures } from './UptimeFigures';
@@ -46,9 +47,12 @@ function readingSummary(points: HistoryPoint[], words: string): string | null {
  * reading over the chosen range, with incidents shaded and the range's CSV export.
  */
 export const MonitorHistoryPanel = ({ monitor, incidentSpans }: MonitorHistoryPanelProps) => {
-    const [rangeKey, setRangeKey] = useState<RangeKey>('24h');
+    const [oldest, setOldest] = useState<string>();
+    const [rangeKey, setRangeKey] = useFittingRange('24h', oldest);
     const checks = useMonitorChecks(monitor.id);
     const history = useMonitorHistory(monitor.id, rangeKey);
+    const first = history.data?.history.points[0]?.t;
+    if (first !== undefined && oldest === undefined) setOldest(first);
     const words = rangeOf(rangeKey).words;
     const points = history.data?.history.points ?? [];
     const range = history.data?.range;

@@ -6,7 +6,8 @@ import { ChartFigure } from '../history/ChartFigure';
 import { formatDaysUntilFull } from '../history/format';
 import { LazyTimeSeriesChart } from '../history/LazyTimeSeriesChart';
 import { RangePicker } from '../history/RangePicker';
-import { type RangeKey, rangeOf } from '../history/ranges';
+import { rangeOf } from '../history/ranges';
+import { useFittingRange } from '../history/useFittingRange';
 import { useDiskHistory } from '../history/useHistory';
 import { errorReason } from '../ui/format';
 
@@ -21,8 +22,14 @@ const summary = (mountpoint: MountpointHistory) => {
  * last 7 days of growth; "Not growing" when flat or shrinking).
  */
 export const DiskHistoryCard = ({ serverId }: { serverId: number }) => {
-    const [rangeKey, setRangeKey] = useState<RangeKey>('7d');
+    const [oldest, setOldest] = useState<string>();
+    const [rangeKey, setRangeKey] = useFittingRange('7d', oldest);
     const { data, error, isPending } = useDiskHistory(serverId, rangeKey);
+    const first = data?.mountpoints
+        .map((m) => m.points[0]?.t)
+        .filter((t): t is string => t !== undefined)
+        .sort()[0];
+    if (first !== undefined && oldest === undefined) setOldest(first);
     const words = rangeOf(rangeKey).words;
 
     return (

@@ -49,6 +49,33 @@ describe('server disk history', () => {
         await waitFor(() => expect(spanOf(diskCalls().at(-1)?.url ?? '')).toBe(30 * 24 * 3_600_000));
     });
 
+    it('fits the range to a new disk: a few minutes of readings get the 15 min axis, not a week', async () => {
+        const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+        const { calls } = stubApi(
+            routes({
+                'GET /api/servers/7/disk-history': {
+                    body: {
+                        mountpoints: [
+                            {
+                                mountpoint: '/',
+                                points: [3, 2, 1].map((m) => ({ t: minutesAgo(m), used_percent: 40 + m })),
+                                days_until_full: null,
+                            },
+                        ],
+                    },
+                },
+            })
+        );
+        renderApp('/servers/7');
+        const diskCalls = () => calls.filter((call) => call.path === '/api/servers/7/disk-history');
+        await waitFor(() => expect(spanOf(diskCalls().at(-1)?.url ?? '')).toBe(15 * 60_000));
+        expect(spanOf(diskCalls()[0].url)).toBe(7 * 24 * 3_600_000);
+        expect(screen.getByRole('button', { name: '15 min' })).toHaveAttribute('aria-pressed', 'true');
+        // A range the user picks stays.
+        await userEvent.setup().click(screen.getByRole('button', { name: '1 h' }));
+        await waitFor(() => expect(spanOf(diskCalls().at(-1)?.url ?? '')).toBe(3_600_000));
+    });
+
     it('reads "Full in about N h (at HH:MM)" and "Full in 1 day" for disks about to fill', async () => {
         stubApi(
             routes({
