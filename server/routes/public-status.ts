@@ -72,9 +72,11 @@ export const publicStatusRoutes: FastifyPluginAsyncZod = async (app) => {
             },
         },
         async (req, reply) => {
-            const { page, view } = await open(req);
-            publicCache(reply, page.row.isPublic);
-            return view;
+            const { page, view, rendered } = await open(req);
+            // Sent as the string it was rendered to once per CACHE_MS: a flood re-serializes nothing.
+            return publicCache(reply, page.row.isPublic)
+                .type('application/json; charset=utf-8')
+                .send(rendered('json', () => JSON.stringify(publicStatusAnswer.parse(view))));
         }
     );
     app.get(
@@ -88,10 +90,10 @@ export const publicStatusRoutes: FastifyPluginAsyncZod = async (app) => {
             },
         },
         async (req, reply) => {
-            const { page, view } = await open(req);
+            const { page, view, rendered } = await open(req);
             return publicCache(reply, page.row.isPublic)
                 .type('image/svg+xml; charset=utf-8')
-                .send(statusBadge(view.status));
+                .send(rendered('badge', () => statusBadge(view.status)));
         }
     );
     // The human page and its feed live beside the console's routes, not under /api: they are not part of the API
@@ -100,12 +102,14 @@ export const publicStatusRoutes: FastifyPluginAsyncZod = async (app) => {
         '/status/:slug',
         { ...limited, schema: { hide: true, params: slugParams, querystring: keyQuery } },
         async (req, reply) => {
-            const { page, view } = await open(req);
-            const feed = `/status/${page.row.slug}/feed.atom${withKey(req)}`;
-            const form = `/status/${page.row.slug}/subscribe${withKey(req)}`;
+            const { page, view, rendered } = await open(req);
+            // Only a private page's links carry the key (the one valid key: one more rendering, not one per query).
+            const key = page.row.isPublic ? '' : withKey(req);
+            const feed = `/status/${page.row.slug}/feed.atom${key}`;
+            const form = `/status/${page.row.slug}/subscribe${key}`;
             return publicCache(reply, page.row.isPublic)
                 .type('text/html; charset=utf-8')
-                .send(statusHtml(view, feed, form));
+                .send(rendered(`html${key}`, () => statusHtml(view, feed, form)));
         }
     );
     app.post(
@@ -215,9 +219,16 @@ margin: 0; } main { max-width: 560px; margin: 0 auto; padding: 16px; } button { 
 }</main></body></html>
 `;
 
+interface Found {
+    page: PageWithMonitors;
+    view: PublicStatusAnswer;
+    /** The answer in one form (JSON, HTML, badge), rendered on its first request and kept with the view. */
+    rendered(form: string, render: () => string): string;
+}
+
 interface Cached {
     at: number;
-    found: { page: PageWithMonitors; view: PublicStatusAnswer } | null;
+    found: Found | null;
     pending?: Promise<Cached['found']>;
 }
 
@@ -255,6 +266,19 @@ class ViewCache {
     private async load(slug: string): Promise<Cached['found']> {
         if (!/^[a-z0-9-]{3,40}$/.test(slug)) return null;
         const page = await findBySlug(this.db, slug);
-        return page ? { page, view: await publicView(this.db, page) } : null;
+        if (!page) return null;
+        const forms = new Map<string, string>();
+        return {
+            page,
+            view: await publicView(this.db, page),
+            rendered: (form, render) => {
+                let out = forms.get(form);
+                if (out === undefined) {
+                    out = render();
+                    forms.set(form, out);
+                }
+                return out;
+            },
+        };
     }
 }
