@@ -1,3 +1,4 @@
+import { GlobalStyles } from '@mui/material';
 import { SnackbarProvider } from 'notistack';
 import type { ReactNode } from 'react';
 
@@ -8,6 +9,22 @@ export const TOAST_SETTINGS = {
     anchorOrigin: { vertical: 'bottom', horizontal: 'left' },
 } as const;
 
+/**
+ * A toast lets the pointer through to what it covers (a dialog's buttons) and so never holds its timer because it
+ * appeared under a resting pointer; only its own buttons (Undo) take clicks.
+ */
+const passThrough = (
+    <GlobalStyles
+        styles={{
+            '.notistack-SnackbarContainer, .notistack-SnackbarContainer *': { pointerEvents: 'none !important' },
+            '.notistack-SnackbarContainer button': { pointerEvents: 'auto !important' },
+        }}
+    />
+);
+
 export const ToastProvider = ({ children }: { children: ReactNode }) => (
-    <SnackbarProvider {...TOAST_SETTINGS}>{children}</SnackbarProvider>
+    <SnackbarProvider {...TOAST_SETTINGS}>
+        {passThrough}
+        {children}
+    </SnackbarProvider>
 );

@@ -14,6 +14,7 @@ import { useState } from 'react';
 import type { Server } from '../../../common/entities';
 import type { MaintenanceWindow, WindowMutes } from '../../../common/silences';
 import { useSaveDialog } from '../ui/useSaveDialog';
+import { DialogError } from '../ui/DialogError';
 
 // Windows are only added here; the edit texts are there for the shared hook's shape.
 const TEXTS = {
@@ -49,10 +50,15 @@ export interface MaintenanceWindowDialogProps {
 export const MaintenanceWindowDialog = ({ open, configurationId, servers, onClose }: MaintenanceWindowDialogProps) => {
     const [form, setForm] = useState(EMPTY);
     const [errors, setErrors] = useState<Record<string, string>>({});
-    const { save, saving } = useSaveDialog<MaintenanceWindow>('maintenance-windows', null, TEXTS, () => {
-        setForm(EMPTY);
-        onClose();
-    });
+    const { save, saving, error, resetError } = useSaveDialog<MaintenanceWindow>(
+        'maintenance-windows',
+        null,
+        TEXTS,
+        () => {
+            setForm(EMPTY);
+            onClose();
+        }
+    );
 
     const submit = async () => {
         const target =
@@ -72,7 +78,14 @@ export const MaintenanceWindowDialog = ({ open, configurationId, servers, onClos
     };
 
     return (
-        <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs" aria-labelledby="window-dialog-title">
+        <Dialog
+            slotProps={{ transition: { onExited: resetError } }}
+            open={open}
+            onClose={onClose}
+            fullWidth
+            maxWidth="xs"
+            aria-labelledby="window-dialog-title"
+        >
             <DialogTitle id="window-dialog-title">Add maintenance window</DialogTitle>
             <DialogContent sx={{ display: 'grid', gap: 2, pt: '8px !important' }}>
                 <TextField
@@ -141,6 +154,7 @@ export const MaintenanceWindowDialog = ({ open, configurationId, servers, onClos
                     slotProps={{ htmlInput: { maxLength: 500 } }}
                 />
             </DialogContent>
+            <DialogError message={error} />
             <DialogActions>
                 <Button onClick={onClose}>Cancel</Button>
                 <Button variant="contained" onClick={() => void submit()} disabled={saving}>

@@ -29,8 +29,9 @@ export const fieldErrors = (error: unknown) =>
 
 /**
  * The submit of an Add/Edit dialog: creates, or updates `record` (pessimistic: the dialog waits for the server), says
- * so with the spec's toast and calls `onSaved`; a refusal toasts the spec's failure text with the server's reason and
- * returns the field errors, so react-admin's `Form` keeps what was typed and marks the fields.
+ * so with the spec's toast and calls `onSaved`; a refusal sets `error` to the spec's failure text with the server's
+ * reason, for the dialog to show above its buttons (DialogError; `resetError` once it has closed), and returns the
+ * field errors, so react-admin's `Form` keeps what was typed and marks the fields.
  */
 export function useSaveDialog<T extends RaRecord>(
     resource: string,
@@ -42,8 +43,10 @@ export function useSaveDialog<T extends RaRecord>(
     const [create, { isPending: creating }] = useCreate<T>();
     const [update, { isPending: updating }] = useUpdate<T>();
     const editing = !!record;
+    const [error, setError] = useState<string | null>(null);
 
     const save = async (data: Partial<T>): Promise<Record<string, string> | undefined> => {
+        setError(null);
         try {
             const saved = record
                 ? await update(
@@ -56,9 +59,9 @@ export function useSaveDialog<T extends RaRecord>(
             onSaved(saved as T);
             return undefined;
         } catch (error) {
-            notify(withServerMessage(editing ? texts.editFailed : texts.addFailed, error), { type: 'error' });
+            setError(withServerMessage(editing ? texts.editFailed : texts.addFailed, error));
             return fieldErrors(error);
         }
     };
-    return { save, editing, saving: creating || updating };
+    return { save, editing, saving: creating || updating, error, resetError: () => setError(null) };
 }

@@ -4,6 +4,7 @@ import { Form, SaveButton } from 'react-admin';
 import type { Company } from '../../../common/entities';
 import { CompanyInputs, companyDefaults, toCompanyBody } from './CompanyInputs';
 import { useSaveDialog } from '../../custom/ui/useSaveDialog';
+import { DialogError } from '../../custom/ui/DialogError';
 
 export interface CompanyDialogProps {
     open: boolean;
@@ -23,14 +24,21 @@ const TEXTS = {
 
 /** Add/Edit Company dialog of the list. Saving closes it; the caller refreshes the list. */
 export const CompanyDialog = ({ open, company, onClose, onSaved }: CompanyDialogProps) => {
-    const { save, editing } = useSaveDialog<Company>('companies', company, TEXTS, (saved) => {
+    const { save, editing, error, resetError } = useSaveDialog<Company>('companies', company, TEXTS, (saved) => {
         onSaved?.(saved);
         onClose();
     });
     const submit = (values: Record<string, unknown>) => save(toCompanyBody(values as Partial<Company>));
 
     return (
-        <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="company-dialog-title">
+        <Dialog
+            slotProps={{ transition: { onExited: resetError } }}
+            open={open}
+            onClose={onClose}
+            fullWidth
+            maxWidth="sm"
+            aria-labelledby="company-dialog-title"
+        >
             <Form
                 disableInvalidFormNotification
                 key={company?.id ?? 'new'}
@@ -42,6 +50,7 @@ export const CompanyDialog = ({ open, company, onClose, onSaved }: CompanyDialog
                 <DialogContent>
                     <CompanyInputs />
                 </DialogContent>
+                <DialogError message={error} />
                 <DialogActions>
                     <Button onClick={onClose}>Cancel</Button>
                     <SaveButton label={editing ? 'Save' : 'Add'} alwaysEnable />

@@ -12,6 +12,7 @@ import {
 } from './ConfigurationInputs';
 import { useConfigurationAccess } from './useConfigurationAccess';
 import { useSaveDialog } from '../../custom/ui/useSaveDialog';
+import { DialogError } from '../../custom/ui/DialogError';
 
 export interface ConfigurationDialogProps {
     open: boolean;
@@ -33,10 +34,15 @@ const TEXTS = {
 export const ConfigurationDialog = ({ open, configuration, onClose, onSaved }: ConfigurationDialogProps) => {
     const notify = useNotify();
     const { isSuperAdmin, mustPickCompany } = useConfigurationAccess();
-    const { save, editing } = useSaveDialog<Configuration>('configurations', configuration, TEXTS, (saved) => {
-        onSaved?.(saved);
-        onClose();
-    });
+    const { save, editing, error, resetError } = useSaveDialog<Configuration>(
+        'configurations',
+        configuration,
+        TEXTS,
+        (saved) => {
+            onSaved?.(saved);
+            onClose();
+        }
+    );
 
     const submit = async (values: Record<string, unknown>) => {
         const data = toConfigurationBody(values as ConfigurationFormValues, isSuperAdmin);
@@ -48,7 +54,14 @@ export const ConfigurationDialog = ({ open, configuration, onClose, onSaved }: C
     };
 
     return (
-        <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="configuration-dialog-title">
+        <Dialog
+            slotProps={{ transition: { onExited: resetError } }}
+            open={open}
+            onClose={onClose}
+            fullWidth
+            maxWidth="sm"
+            aria-labelledby="configuration-dialog-title"
+        >
             <Form
                 disableInvalidFormNotification
                 key={configuration?.id ?? 'new'}
@@ -67,6 +80,7 @@ export const ConfigurationDialog = ({ open, configuration, onClose, onSaved }: C
                 <DialogContent>
                     <ConfigurationInputs withCompany={isSuperAdmin} companyRequired={mustPickCompany} />
                 </DialogContent>
+                <DialogError message={error} />
                 <DialogActions>
                     <Button onClick={onClose}>Cancel</Button>
                     <SaveButton label={editing ? 'Save' : 'Add'} alwaysEnable />

@@ -15,6 +15,7 @@ import {
     validateMonitorName,
 } from './monitorForm';
 import { useSaveDialog } from '../../custom/ui/useSaveDialog';
+import { DialogError } from '../../custom/ui/DialogError';
 
 export interface MonitorDialogProps {
     open: boolean;
@@ -48,7 +49,7 @@ export function MonitorDialog({
     record,
 }: MonitorDialogProps) {
     const notify = useNotify();
-    const { save, editing } = useSaveDialog<Monitor>('monitors', record, TEXTS, (saved) => {
+    const { save, editing, error, resetError } = useSaveDialog<Monitor>('monitors', record, TEXTS, (saved) => {
         // Saved, but the server sees it cannot work as set (e.g. no oracle path for the chain): say so now.
         const warnings: unknown = (saved as { warnings?: unknown } | undefined)?.warnings;
         if (Array.isArray(warnings)) {
@@ -73,6 +74,7 @@ export function MonitorDialog({
 
     return (
         <Dialog
+            slotProps={{ transition: { onExited: resetError } }}
             open={open}
             onClose={() => onClose(false)}
             fullWidth
@@ -107,6 +109,7 @@ export function MonitorDialog({
                     <BooleanInput source="is_enabled" label="Is Enabled" />
                     <MonitorSettingsInputs />
                 </DialogContent>
+                <DialogError message={error} />
                 <DialogActions>
                     <Button onClick={() => onClose(false)}>Cancel</Button>
                     <SaveButton label={editing ? 'Save' : 'Add'} alwaysEnable />

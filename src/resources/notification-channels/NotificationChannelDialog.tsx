@@ -6,6 +6,7 @@ import { Form, SaveButton, useNotify } from 'react-admin';
 import type { NotificationChannel } from '../../../common/entities';
 import { withServerMessage } from '../../custom/ui/format';
 import { useSaveDialog } from '../../custom/ui/useSaveDialog';
+import { DialogError } from '../../custom/ui/DialogError';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 import { NotificationChannelInputs } from './NotificationChannelInputs';
 import {
@@ -50,10 +51,15 @@ export const NotificationChannelDialog = ({
     const notify = useNotify();
     const dataProvider = useNodeMonitorDataProvider();
     const editing = !!channel;
-    const { save } = useSaveDialog<NotificationChannel>('notification-channels', channel, TEXTS, () => {
-        onSaved?.();
-        onClose();
-    });
+    const { save, error, resetError } = useSaveDialog<NotificationChannel>(
+        'notification-channels',
+        channel,
+        TEXTS,
+        () => {
+            onSaved?.();
+            onClose();
+        }
+    );
     const probe = useMutation({
         mutationFn: (values: ChannelFormValues) =>
             dataProvider.testNotificationChannel({
@@ -82,7 +88,14 @@ export const NotificationChannelDialog = ({
             : save(toChannelBody(values as unknown as ChannelFormValues) as Partial<NotificationChannel>);
 
     return (
-        <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="channel-dialog-title">
+        <Dialog
+            slotProps={{ transition: { onExited: resetError } }}
+            open={open}
+            onClose={onClose}
+            fullWidth
+            maxWidth="sm"
+            aria-labelledby="channel-dialog-title"
+        >
             <Form
                 disableInvalidFormNotification
                 key={channel?.id ?? 'new'}
@@ -105,6 +118,7 @@ export const NotificationChannelDialog = ({
                         companyRequired={companyRequired}
                     />
                 </DialogContent>
+                <DialogError message={error} />
                 <DialogActions>
                     <Button onClick={onClose}>Cancel</Button>
                     <Button type="submit" disabled={probe.isPending} onClick={() => (action.current = 'test')}>

@@ -3,6 +3,7 @@ import { BooleanInput, Form, SaveButton, TextInput } from 'react-admin';
 
 import type { Server } from '../../../common/entities';
 import { useSaveDialog } from '../../custom/ui/useSaveDialog';
+import { DialogError } from '../../custom/ui/DialogError';
 
 export interface ServerDialogProps {
     open: boolean;
@@ -30,10 +31,11 @@ const TEXTS = {
 
 /** Add/Edit Server: Name, Address and Is Enabled (default on). Name and address are free text (spec §5). */
 export function ServerDialog({ open, onClose, configurationId, record }: ServerDialogProps) {
-    const { save, editing } = useSaveDialog<Server>('servers', record, TEXTS, () => onClose(true));
+    const { save, editing, error, resetError } = useSaveDialog<Server>('servers', record, TEXTS, () => onClose(true));
 
     return (
         <Dialog
+            slotProps={{ transition: { onExited: resetError } }}
             open={open}
             onClose={() => onClose(false)}
             fullWidth
@@ -55,6 +57,7 @@ export function ServerDialog({ open, onClose, configurationId, record }: ServerD
                     <TextInput source="address" label="Address" placeholder="http://10.0.0.1" fullWidth />
                     <BooleanInput source="is_enabled" label="Is Enabled" />
                 </DialogContent>
+                <DialogError message={error} />
                 <DialogActions>
                     <Button onClick={() => onClose(false)}>Cancel</Button>
                     <SaveButton label={editing ? 'Save' : 'Add'} alwaysEnable />

@@ -18,6 +18,7 @@ import { defaultServiceAddress, SERVICE_TYPES, type ServiceType } from '../../..
 import { monitorsForService } from './serviceMonitors';
 import { withServerMessage } from '../../custom/ui/format';
 import { useSaveDialog } from '../../custom/ui/useSaveDialog';
+import { DialogError } from '../../custom/ui/DialogError';
 
 export const SERVICE_ADDED = 'Added service successfully!';
 export const SERVICE_EDITED = 'Edited service successfully!';
@@ -91,7 +92,7 @@ const ServiceDialogBody = ({ open, onClose, server, record }: ServiceDialogProps
     const [create, { isPending: creatingMonitor }] = useCreate();
     const [values, setValues] = useState(() => initialValues(server, record));
     const [errors, setErrors] = useState<FieldErrors>({});
-    const { save, editing, saving } = useSaveDialog<Service>('services', record, TEXTS, (saved) => {
+    const { save, editing, saving, error, resetError } = useSaveDialog<Service>('services', record, TEXTS, (saved) => {
         // The dialog stays open while the new service's monitors are made, then closes either way.
         if (editing || !values.create_monitor) onClose(true);
         else void createMonitors({ ...toServiceBody(values, server.id), id: saved.id }).then(() => onClose(true));
@@ -135,6 +136,7 @@ const ServiceDialogBody = ({ open, onClose, server, record }: ServiceDialogProps
 
     return (
         <Dialog
+            slotProps={{ transition: { onExited: resetError } }}
             open={open}
             onClose={() => onClose(false)}
             fullWidth
@@ -198,6 +200,7 @@ const ServiceDialogBody = ({ open, onClose, server, record }: ServiceDialogProps
                         )}
                     </Stack>
                 </DialogContent>
+                <DialogError message={error} />
                 <DialogActions>
                     <Button onClick={() => onClose(false)}>Cancel</Button>
                     <Button type="submit" variant="contained" disabled={saving || creatingMonitor}>

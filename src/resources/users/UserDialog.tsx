@@ -4,6 +4,7 @@ import { Form, SaveButton } from 'react-admin';
 import type { User } from '../../../common/entities';
 import { DIALOG_PASSWORD_REQUIRED, toUserBody, toUserFormValues, UserInputs, userDefaults } from './UserInputs';
 import { useSaveDialog } from '../../custom/ui/useSaveDialog';
+import { DialogError } from '../../custom/ui/DialogError';
 
 export interface UserDialogProps {
     open: boolean;
@@ -22,14 +23,21 @@ const TEXTS = {
 
 /** Add/Edit User dialog of the list. */
 export const UserDialog = ({ open, user, onClose, onSaved }: UserDialogProps) => {
-    const { save, editing } = useSaveDialog<User>('users', user, TEXTS, (saved) => {
+    const { save, editing, error, resetError } = useSaveDialog<User>('users', user, TEXTS, (saved) => {
         onSaved?.(saved);
         onClose();
     });
     const submit = (values: Record<string, unknown>) => save(toUserBody(values) as Partial<User>);
 
     return (
-        <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="user-dialog-title">
+        <Dialog
+            slotProps={{ transition: { onExited: resetError } }}
+            open={open}
+            onClose={onClose}
+            fullWidth
+            maxWidth="sm"
+            aria-labelledby="user-dialog-title"
+        >
             <Form
                 disableInvalidFormNotification
                 key={user?.id ?? 'new'}
@@ -41,6 +49,7 @@ export const UserDialog = ({ open, user, onClose, onSaved }: UserDialogProps) =>
                 <DialogContent>
                     <UserInputs creating={!editing} passwordRequiredMessage={DIALOG_PASSWORD_REQUIRED} />
                 </DialogContent>
+                <DialogError message={error} />
                 <DialogActions>
                     <Button onClick={onClose}>Cancel</Button>
                     <SaveButton label={editing ? 'Save' : 'Add'} alwaysEnable />

@@ -224,7 +224,7 @@ describe('configuration detail', () => {
         await user.type(within(dialog).getByLabelText('Name'), 'bad');
         await user.type(within(dialog).getByLabelText('Address'), 'ftp://x');
         await user.click(within(dialog).getByRole('button', { name: 'Add' }));
-        expect(await screen.findByText('Failed to add server. Invalid')).toBeInTheDocument();
+        expect(await within(dialog).findByRole('alert')).toHaveTextContent('Failed to add server. Invalid');
         expect(await within(dialog).findByText('Address must be an http(s) URL')).toBeInTheDocument();
         await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
         await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
@@ -254,7 +254,9 @@ describe('configuration detail', () => {
         renderApp('/configurations/1');
         await user.click(await screen.findByRole('button', { name: 'Edit server node-1' }));
         await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Save' }));
-        expect(await screen.findByText('Failed to edit server. boom')).toBeInTheDocument();
+        expect(await within(screen.getByRole('dialog')).findByRole('alert')).toHaveTextContent(
+            'Failed to edit server. boom'
+        );
         await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
         await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
 

@@ -243,7 +243,7 @@ describe('monitor dialog', () => {
         expect(within(dialog).getByText(HELPER_TEXTS.rank_warning_margin)).toBeInTheDocument();
     });
 
-    it('shows server field errors under the matching setting and toasts the failure', async () => {
+    it('shows server field errors under the matching setting and the failure inside the dialog', async () => {
         const { user } = setup({
             'POST /api/monitors': {
                 status: 400,
@@ -259,7 +259,7 @@ describe('monitor dialog', () => {
         await pick(user, dialog, 'Server', 'node-1');
         await user.type(within(dialog).getByLabelText('Validator Operator Address'), 'nope');
         await user.click(within(dialog).getByRole('button', { name: 'Add' }));
-        expect(await screen.findByText('Failed to add monitor: Invalid monitor')).toBeInTheDocument();
+        expect(await within(dialog).findByRole('alert')).toHaveTextContent('Failed to add monitor: Invalid monitor');
         const field = within(dialog).getByLabelText('Validator Operator Address');
         expect(
             await within(dialog).findByText('Validator Operator Address must be a bech32 valoper address')

@@ -181,7 +181,7 @@ describe('notification channels', () => {
         expect(created()[0]?.body).toMatchObject({ name: 'Ops', company_id: 1 });
     });
 
-    it("toasts 'Failed to add notification channel!' with the server's message", async () => {
+    it("shows 'Failed to add notification channel!' with the server's message inside the dialog", async () => {
         stubApi({
             'GET /api/users/me': { body: orphanSuperAdmin },
             'GET /api/notification-channels': { body: [] },
@@ -204,9 +204,9 @@ describe('notification channels', () => {
         await user.click(within(dialog).getByRole('combobox', { name: /Company/ }));
         await user.click(await screen.findByRole('option', { name: 'Acme' }));
         await user.click(within(dialog).getByRole('button', { name: 'Add' }));
-        expect(
-            await screen.findByText('Failed to add notification channel! Invalid notification channel')
-        ).toBeInTheDocument();
+        expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+            'Failed to add notification channel! Invalid notification channel'
+        );
         expect(await within(dialog).findByText('Company does not exist')).toBeInTheDocument();
     });
 
