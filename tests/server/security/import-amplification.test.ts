@@ -120,6 +120,8 @@ describe('import amplification', () => {
         );
         expect(result[0].statusCode, result[0].body.slice(0, 300)).toBe(200);
         expect(result[1].statusCode).toBe(200);
-        expect(stallMs).toBeLessThan(1000);
+        // Validating 5,000 monitors at once takes a few hundred ms alone (about 0.5 s here, more on a loaded
+        // machine); planning them yields between chunks. The aliased document held everyone for 4.8 s.
+        expect(stallMs).toBeLessThan(2000);
     });
 });
