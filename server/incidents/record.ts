@@ -78,7 +78,7 @@ export async function recordIncidents(db: Db, notices: IncidentNotice[]): Promis
             .returning({ kind: incidents.kind, monitorId: incidents.monitorId, openedAt: incidents.openedAt });
         for (const i of opened) {
             if (i.kind === 'monitor' && i.monitorId !== null)
-                await noticeSubscribers(db, i.monitorId, ({ title, component }) => ({
+                await noticeSubscribers(db, [i.monitorId], ({ title, component }) => ({
                     subject: `${title}: ${component} outage`,
                     body: `${component} has had a problem since ${utc(i.openedAt.getTime())}. We are on it.`,
                 }));
@@ -125,7 +125,7 @@ export async function recordIncidents(db: Db, notices: IncidentNotice[]): Promis
             .where(and(eq(incidents.id, n.notification.incidentId), eq(incidents.status, 'open')))
             .returning({ kind: incidents.kind, monitorId: incidents.monitorId, openedAt: incidents.openedAt });
         if (closed?.kind === 'monitor' && closed.monitorId !== null)
-            await noticeSubscribers(db, closed.monitorId, ({ title, component }) => ({
+            await noticeSubscribers(db, [closed.monitorId], ({ title, component }) => ({
                 subject: `${title}: ${component} resolved`,
                 body: `${component} is back to normal after ${formatDuration(n.at.getTime() - closed.openedAt.getTime())}.`,
             }));

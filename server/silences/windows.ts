@@ -10,6 +10,7 @@ import { inScope, type Scope } from '../repositories/scope';
 import { readOnlyFields } from '../routes/schemas';
 import { fieldErrors, HORIZON_MS, instant, oneTarget, reasonField, targetRefs } from './fields';
 import { isOn, occurrence, WEEK_MS } from './occurrence';
+import { noticeMaintenance } from '../status-pages/subscribers';
 import { describeTarget, findTarget } from './targets';
 import { auditedWrite, type By, byOf } from './write';
 
@@ -80,6 +81,14 @@ export async function createWindow(
             })
             .returning({ id: maintenanceWindows.id });
         if (!row) throw new Error('The window was not stored');
+        await noticeMaintenance(
+            tx,
+            {
+                configurationId: p.field === 'configuration_id' ? p.id : null,
+                serverId: p.field === 'server_id' ? p.id : null,
+            },
+            { startsAt: new Date(p.startsAt), endsAt: new Date(p.endsAt), reason: p.body.reason }
+        );
         const message = `Maintenance window of ${describeTarget(target)} (${span(p)}) created by ${who.name}: ${p.body.reason}`;
         return { result: row.id, target, message };
     });

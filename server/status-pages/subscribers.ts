@@ -14,6 +14,7 @@ import {
 } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { validateChannelSettings } from '../notify/channels';
+import { utc } from '../notify/format';
 import { fieldErrors } from '../silences/fields';
 
 /**
@@ -166,10 +167,11 @@ async function enqueue(db: Db, subscriberIds: number[], lines: string[]): Promis
 export type SubscriberNotice = (page: { title: string; component: string | null }) => { subject: string; body: string };
 
 /**
- * Tells the confirmed subscribers of every page showing `monitorId` what happened, in the caller's transaction: the
- * message is queued with the change or not at all.
+ * Tells the confirmed subscribers of every page showing one of `monitorIds` what happened, once per subscriber, in
+ * the caller's transaction: the message is queued with the change or not at all.
  */
-export async function noticeSubscribers(db: Db, monitorId: number, notice: SubscriberNotice): Promise<void> {
+export async function noticeSubscribers(db: Db, monitorIds: number[], notice: SubscriberNotice): Promise<void> {
+    if (monitorIds.length === 0) return;
     const rows = await db
         .select({
             sub: statusSubscribers,
@@ -182,10 +184,12 @@ export async function noticeSubscribers(db: Db, monitorId: number, notice: Subsc
         .innerJoin(statusPages, eq(statusPages.id, statusPageMonitors.pageId))
         .innerJoin(statusSubscribers, eq(statusSubscribers.pageId, statusPages.id))
         .leftJoin(monitors, eq(monitors.id, statusPageMonitors.monitorId))
-        .where(and(eq(statusPageMonitors.monitorId, monitorId), isNotNull(statusSubscribers.confirmedAt)));
-    if (rows.length === 0) return;
+        .where(and(inArray(statusPageMonitors.monitorId, monitorIds), isNotNull(statusSubscribers.confirmedAt)))
+        .orderBy(asc(statusSubscribers.id), asc(statusPageMonitors.position));
+    const once = rows.filter((r, i) => rows[i - 1]?.sub.id !== r.sub.id);
+    if (once.length === 0) return;
     await db.insert(outbox).values(
-        rows.map(({ sub, title, slug, displayName, monitorName }) => {
+        once.map(({ sub, title, slug, displayName, monitorName }) => {
             const { subject, body } = notice({ title, component: displayName || monitorName });
             return {
                 channelId: -sub.id,
@@ -197,6 +201,30 @@ export async function noticeSubscribers(db: Db, monitorId: number, notice: Subsc
                     `Unsubscribe: ${links(sub.baseUrl, sub.token).unsubscribe}`,
                 ].join('\n'),
             };
+        })
+    );
+}
+
+/** Maintenance planned for a configuration or a server: the pages showing its monitors announce it. */
+export async function noticeMaintenance(
+    db: Db,
+    target: { configurationId: number | null; serverId: number | null },
+    window: { startsAt: Date; endsAt: Date; reason: string }
+): Promise<void> {
+    const covered = await db
+        .select({ id: monitors.id })
+        .from(monitors)
+        .where(
+            target.serverId !== null
+                ? eq(monitors.serverId, target.serverId)
+                : eq(monitors.configurationId, target.configurationId ?? 0)
+        );
+    await noticeSubscribers(
+        db,
+        covered.map((m) => m.id),
+        ({ title }) => ({
+            subject: `${title}: maintenance planned`,
+            body: `Maintenance from ${utc(window.startsAt.getTime())} to ${utc(window.endsAt.getTime())}: ${window.reason}`,
         })
     );
 }

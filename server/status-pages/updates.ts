@@ -60,7 +60,7 @@ export async function postIncidentUpdate(
     if (!row) throw new Error('The update was not stored');
     if (incident.kind === 'monitor' && incident.monitorId !== null) {
         const word = parsed.data.status[0]?.toUpperCase() + parsed.data.status.slice(1);
-        await noticeSubscribers(db, incident.monitorId, ({ title, component }) => ({
+        await noticeSubscribers(db, [incident.monitorId], ({ title, component }) => ({
             subject: `${title}: ${component} ${parsed.data.status === 'resolved' ? 'resolved' : 'update'}`,
             body: `${word}: ${parsed.data.text}`,
         }));

@@ -388,6 +388,20 @@ describe('subscriptions', () => {
             expect(JSON.stringify(delivered?.json)).toMatch(/Unsubscribe: http:\/\/localhost[^"]*\/unsubscribe/);
             expect(JSON.stringify(delivered?.json)).not.toContain('sign misses');
 
+            // Maintenance of the configuration: one message per subscriber, however many of its monitors a page shows.
+            const inHour = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
+            const win = await w.call('POST', '/api/maintenance-windows', w.admin.access, {
+                configuration_id: cfg,
+                starts_at: inHour(1),
+                ends_at: inHour(2),
+                reason: 'Upgrading the validator to v19',
+            });
+            expect(win.statusCode).toBe(201);
+            await outbox.deliverDue();
+            const planned = hook.received.filter((r) => JSON.stringify(r.json).includes('maintenance planned'));
+            expect(planned).toHaveLength(1);
+            expect(JSON.stringify(planned[0]?.json)).toContain('Upgrading the validator to v19');
+
             const unsubscribe = /(\/status\/subscriptions\/[A-Za-z0-9_-]+\/unsubscribe)/.exec(update ?? '')?.[1];
             const gone = await w.t.app.inject({
                 method: 'POST',
