@@ -35,11 +35,13 @@ const Usage = ({ label, percent, used, total }: { label: string; percent?: numbe
 
 /**
  * System Metrics: disk and memory as `42% (1.00 GB / 2.00 GB)`, refreshed every 30 s (the cache is shared
- * with the network status page). A failure shows the server's message and a Retry button.
+ * with the network status page). A failure shows the server's message and a Retry button; a server without a
+ * node_exporter service (the API's 404) is a normal state, told in a neutral note rather than as a failure.
  */
 export const ServerMetricsPanel = ({ serverId }: { serverId: number }) => {
     const dataProvider = useNodeMonitorDataProvider();
     const { data, isPending, error, refetch, isFetching } = useQuery(serverMetricsQuery(dataProvider, serverId));
+    const noExporter = (error as { status?: number } | null)?.status === 404;
 
     return (
         <Card variant="outlined">
@@ -47,7 +49,7 @@ export const ServerMetricsPanel = ({ serverId }: { serverId: number }) => {
             <CardContent sx={{ pt: 0 }}>
                 {error ? (
                     <Alert
-                        severity="error"
+                        severity={noExporter ? 'info' : 'error'}
                         action={
                             <Button
                                 color="inherit"
@@ -60,7 +62,7 @@ export const ServerMetricsPanel = ({ serverId }: { serverId: number }) => {
                             </Button>
                         }
                     >
-                        <AlertTitle>Failed to load metrics</AlertTitle>
+                        <AlertTitle>{noExporter ? 'No node_exporter metrics' : 'Failed to load metrics'}</AlertTitle>
                         {errorReason(error)}
                     </Alert>
                 ) : isPending ? (

@@ -142,10 +142,10 @@ describe('server detail', () => {
 
     it("shows a failed metrics call with the server's message, and Retry reloads it", async () => {
         let fail = true;
-        const message = 'This server has no enabled node_exporter service; add one to see its metrics';
+        const message = 'node_exporter service http://10.0.0.5:9100/metrics could not be reached';
         stubApi(
             routes({
-                'GET /api/servers/7/metrics': () => (fail ? { status: 404, body: { message } } : { body: metrics }),
+                'GET /api/servers/7/metrics': () => (fail ? { status: 502, body: { message } } : { body: metrics }),
             })
         );
         const user = userEvent.setup();
@@ -155,6 +155,15 @@ describe('server detail', () => {
         fail = false;
         await user.click(screen.getByRole('button', { name: 'Retry' }));
         expect(await screen.findByText('42% (1.00 GB / 2.00 GB)')).toBeInTheDocument();
+        expect(screen.queryByText('Failed to load metrics')).not.toBeInTheDocument();
+    });
+
+    it('tells of a server without node_exporter in a neutral note, not as a failure', async () => {
+        const message = 'This server has no enabled node_exporter service; add one to see its metrics';
+        stubApi(routes({ 'GET /api/servers/7/metrics': { status: 404, body: { message } } }));
+        renderApp('/servers/7');
+        expect(await screen.findByText('No node_exporter metrics')).toBeInTheDocument();
+        expect(screen.getByText(message)).toBeInTheDocument();
         expect(screen.queryByText('Failed to load metrics')).not.toBeInTheDocument();
     });
 
