@@ -146,12 +146,18 @@ export async function loadTargets(
         list.push({ type: s.type, address });
         byServer.set(s.serverId, list);
     }
+    const serversOf = new Map<number, typeof chainServers>();
+    for (const srv of chainServers) {
+        const list = serversOf.get(srv.configurationId) ?? [];
+        list.push(srv);
+        serversOf.set(srv.configurationId, list);
+    }
     const sourcesOf = new Map<number, ChainSource[]>();
     const sourcesFor = (c: Row['c']): ChainSource[] => {
         const known = sourcesOf.get(c.id);
         if (known) return known;
         const list: ChainSource[] = [];
-        for (const srv of chainServers.filter((x) => x.configurationId === c.id)) {
+        for (const srv of serversOf.get(c.id) ?? []) {
             const svc = byServer.get(srv.id) ?? [];
             const rpc = svc.find((v) => v.type === 'rpc')?.address ?? null;
             const rest = svc.find((v) => v.type === 'rest')?.address ?? null;

@@ -59,7 +59,7 @@ it('passes over a source 10 blocks behind and one whose last block is older than
 });
 
 it('takes rpc from another fresh source when the chosen one has only rest', async () => {
-    const rest = source('rest.example.com', null, await restNode('rest-only', { height: 50, ageMs: 100 }));
+    const rest = source('rest.example.com', null, await restNode('rest-only', { height: 51, ageMs: 100 }));
     const rpcOnly = source('rpc.example.com', null, null, 'http://127.0.0.1:9/');
     const withRpc = source(
         'sentry-1',
