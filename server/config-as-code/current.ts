@@ -54,8 +54,26 @@ export function storedSettings(json: string): Record<string, unknown> {
     }
 }
 
+const KEY_PREFIX = { configuration: 'c', server: 's', service: 'v', monitor: 'm' } as const;
+
+/** A row's key in the document: its kind and id, which a rename does not change. */
+export const rowKey = (kind: keyof typeof KEY_PREFIX, id: number) => `${KEY_PREFIX[kind]}${id}`;
+
+/** The stored row a document entry stands for: by its key when it has one that fits, else by name. */
+export function matchRow<T extends { id: number; name: string }>(
+    kind: keyof typeof KEY_PREFIX,
+    stored: T[],
+    entry: { key?: string; name: string },
+    kept: Set<number>
+): T | undefined {
+    const free = stored.filter((x) => !kept.has(x.id));
+    const byKey = entry.key === undefined ? undefined : free.find((x) => rowKey(kind, x.id) === entry.key);
+    return byKey ?? free.find((x) => x.name === entry.name);
+}
+
 export function exportDocument(tree: CompanyTree, companyName: string): ConfigDocument {
     const monitorDoc = (m: CompanyTree['monitors'][number]) => ({
+        key: rowKey('monitor', m.id),
         name: m.name,
         type: m.type,
         is_enabled: m.isEnabled,
@@ -65,6 +83,7 @@ export function exportDocument(tree: CompanyTree, companyName: string): ConfigDo
         version: DOCUMENT_VERSION,
         company: companyName,
         configurations: tree.configurations.map((c) => ({
+            key: rowKey('configuration', c.id),
             name: c.name,
             chain: c.chain,
             is_enabled: c.isEnabled,
@@ -73,12 +92,19 @@ export function exportDocument(tree: CompanyTree, companyName: string): ConfigDo
             servers: tree.servers
                 .filter((s) => s.configurationId === c.id)
                 .map((s) => ({
+                    key: rowKey('server', s.id),
                     name: s.name,
                     address: s.address,
                     is_enabled: s.isEnabled,
                     services: tree.services
                         .filter((v) => v.serverId === s.id)
-                        .map((v) => ({ name: v.name, type: v.type, address: v.address, is_enabled: v.isEnabled })),
+                        .map((v) => ({
+                            key: rowKey('service', v.id),
+                            name: v.name,
+                            type: v.type,
+                            address: v.address,
+                            is_enabled: v.isEnabled,
+                        })),
                     monitors: tree.monitors.filter((m) => m.serverId === s.id).map(monitorDoc),
                 })),
             monitors: tree.monitors.filter((m) => m.configurationId === c.id && m.serverId === null).map(monitorDoc),

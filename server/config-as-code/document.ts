@@ -10,7 +10,11 @@ import { chainEndpointsField, nameField, refusedTarget, targetAddress } from '..
  */
 export const DOCUMENT_VERSION = 1;
 
+/** The row's stable key (export writes it): an import matches by it first, so a renamed row keeps its history. */
+const keyField = z.string({ error: 'key must be a string' }).max(40, 'key is at most 40 characters').optional();
+
 const monitorDoc = z.strictObject({
+    key: keyField,
     name: nameField(),
     type: z.enum(MONITOR_TYPES, { error: `type must be one of ${MONITOR_TYPES.join(', ')}` }),
     is_enabled: z.boolean({ error: 'is_enabled must be true or false' }).default(true),
@@ -18,6 +22,7 @@ const monitorDoc = z.strictObject({
 });
 
 const serviceDoc = z.strictObject({
+    key: keyField,
     name: nameField(),
     type: z.enum(SERVICE_TYPES, { error: `type must be one of ${SERVICE_TYPES.join(', ')}` }),
     address: targetAddress,
@@ -25,6 +30,7 @@ const serviceDoc = z.strictObject({
 });
 
 const serverDoc = z.strictObject({
+    key: keyField,
     name: nameField(),
     address: targetAddress,
     is_enabled: z.boolean({ error: 'is_enabled must be true or false' }).default(true),
@@ -33,6 +39,7 @@ const serverDoc = z.strictObject({
 });
 
 const configurationDoc = z.strictObject({
+    key: keyField,
     name: nameField(),
     chain: z.string({ error: 'Chain is required' }).trim().min(1, 'Chain is required').max(100),
     is_enabled: z.boolean({ error: 'is_enabled must be true or false' }).default(true),

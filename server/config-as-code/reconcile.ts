@@ -5,10 +5,10 @@ import type { Db } from '../db/client';
 import { configurationChannels, configurations, monitors, servers, services } from '../db/schema';
 import type { EventName } from '../events';
 import { badRequest } from '../errors';
-import { type CompanyTree, storedSettings } from './current';
+import { type CompanyTree, matchRow, storedSettings } from './current';
 import type { ConfigDocument, MonitorDoc } from './document';
 
-export type Action = 'create' | 'update' | 'unchanged' | 'delete';
+export type Action = 'create' | 'update' | 'rename' | 'unchanged' | 'delete';
 export type Kind = 'configuration' | 'server' | 'service' | 'monitor' | 'channel_link';
 
 export interface PlanItem {
@@ -19,6 +19,8 @@ export interface PlanItem {
     name: string;
     /** The fields an update changes. */
     fields?: string[];
+    /** A rename (matched by its key): what it was called. */
+    was?: string;
 }
 
 export interface Plan {
@@ -71,6 +73,14 @@ function canonical(v: unknown): string {
             .join(',')}}`;
     return JSON.stringify(v);
 }
+
+/** A matched row's plan entry: a rename when its name changed (it was matched by its key), else update or unchanged. */
+const outcome = (fields: string[], was: string): Pick<PlanItem, 'action' | 'fields' | 'was'> =>
+    fields.includes('name')
+        ? { action: 'rename', fields, was }
+        : fields.length
+          ? { action: 'update', fields }
+          : { action: 'unchanged' };
 
 const changed = <T extends object>(before: T, after: T): string[] =>
     (Object.keys(after) as (keyof T)[]).filter((k) => canonical(before[k]) !== canonical(after[k])).map(String);
@@ -135,7 +145,7 @@ export async function reconcile(
     const keptConfigs = new Set<number>();
     for (const [ci, c] of doc.configurations.entries()) {
         const at = `configurations[${ci}]`;
-        const existing = tree.configurations.find((x) => x.name === c.name && !keptConfigs.has(x.id));
+        const existing = matchRow('configuration', tree.configurations, c, keptConfigs);
         const wanted = { chain: c.chain, is_enabled: c.is_enabled, chain_endpoints: c.chain_endpoints };
         let cfg: { id: number; name: string } = { id: -1, name: c.name };
         if (!existing) {
@@ -158,23 +168,23 @@ export async function reconcile(
             keptConfigs.add(existing.id);
             cfg = { id: existing.id, name: existing.name };
             const fields = changed(
-                { chain: existing.chain, is_enabled: existing.isEnabled, chain_endpoints: existing.chainEndpoints },
-                wanted
+                {
+                    name: existing.name,
+                    chain: existing.chain,
+                    is_enabled: existing.isEnabled,
+                    chain_endpoints: existing.chainEndpoints,
+                },
+                { name: c.name, ...wanted }
             );
             note(
-                {
-                    action: fields.length ? 'update' : 'unchanged',
-                    kind: 'configuration',
-                    path: at,
-                    name: c.name,
-                    ...(fields.length ? { fields } : {}),
-                },
+                { ...outcome(fields, existing.name), kind: 'configuration', path: at, name: c.name },
                 'CONFIGURATION_UPDATED'
             );
             if (tx && fields.length) {
                 await tx
                     .update(configurations)
                     .set({
+                        name: c.name,
                         chain: c.chain,
                         isEnabled: c.is_enabled,
                         chainEndpoints: c.chain_endpoints,
@@ -223,7 +233,7 @@ export async function reconcile(
         const keptServers = new Set<number>();
         for (const [si, s] of c.servers.entries()) {
             const sat = `${at}.servers[${si}]`;
-            const before = storedServers.find((x) => x.name === s.name && !keptServers.has(x.id));
+            const before = matchRow('server', storedServers, s, keptServers);
             let srv: { id: number; name: string } = { id: -1, name: s.name };
             const serverAddress = keep(
                 s.address,
@@ -250,23 +260,16 @@ export async function reconcile(
                 keptServers.add(before.id);
                 srv = { id: before.id, name: before.name };
                 const fields = [
+                    ...changed({ name: before.name }, { name: s.name }),
                     ...(serverAddress.same ? [] : ['address']),
                     ...changed({ is_enabled: before.isEnabled }, { is_enabled: s.is_enabled }),
                 ];
-                note(
-                    {
-                        action: fields.length ? 'update' : 'unchanged',
-                        kind: 'server',
-                        path: sat,
-                        name: s.name,
-                        ...(fields.length ? { fields } : {}),
-                    },
-                    'SERVER_UPDATED'
-                );
+                note({ ...outcome(fields, before.name), kind: 'server', path: sat, name: s.name }, 'SERVER_UPDATED');
                 if (tx && fields.length) {
                     await tx
                         .update(servers)
                         .set({
+                            name: s.name,
                             address: serverAddress.address,
                             addressSecret: serverAddress.secret,
                             isEnabled: s.is_enabled,
@@ -281,7 +284,7 @@ export async function reconcile(
             const keptServices = new Set<number>();
             for (const [vi, v] of s.services.entries()) {
                 const vat = `${sat}.services[${vi}]`;
-                const old = storedServices.find((x) => x.name === v.name && !keptServices.has(x.id));
+                const old = matchRow('service', storedServices, v, keptServices);
                 const address = keep(
                     v.address,
                     old ? { address: old.address, secret: old.addressSecret } : null,
@@ -305,25 +308,17 @@ export async function reconcile(
                 keptServices.add(old.id);
                 const fields = [
                     ...changed(
-                        { type: old.type, is_enabled: old.isEnabled },
-                        { type: v.type, is_enabled: v.is_enabled }
+                        { name: old.name, type: old.type, is_enabled: old.isEnabled },
+                        { name: v.name, type: v.type, is_enabled: v.is_enabled }
                     ),
                     ...(address.same ? [] : ['address']),
                 ];
-                note(
-                    {
-                        action: fields.length ? 'update' : 'unchanged',
-                        kind: 'service',
-                        path: vat,
-                        name: v.name,
-                        ...(fields.length ? { fields } : {}),
-                    },
-                    'SERVICE_UPDATED'
-                );
+                note({ ...outcome(fields, old.name), kind: 'service', path: vat, name: v.name }, 'SERVICE_UPDATED');
                 if (tx && fields.length) {
                     await tx
                         .update(services)
                         .set({
+                            name: v.name,
                             type: v.type,
                             address: address.address,
                             addressSecret: address.secret,
@@ -369,7 +364,7 @@ export async function reconcile(
                 // A plan of thousands of monitors lets other requests in between chunks.
                 if (mi % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r));
                 const mat = `${parentPath}.monitors[${mi}]`;
-                const old = stored.find((x) => x.name === m.name && !kept.has(x.id));
+                const old = matchRow('monitor', stored, m, kept);
                 const target = typeof m.settings.address === 'string' ? m.settings.address : null;
                 const address =
                     target === null
@@ -411,24 +406,21 @@ export async function reconcile(
                 }
                 kept.add(old.id);
                 const fields = changed(
-                    { type: old.type, is_enabled: old.isEnabled, settings: storedSettings(old.configurationObject) },
-                    { type: m.type, is_enabled: m.is_enabled, settings }
+                    {
+                        name: old.name,
+                        type: old.type,
+                        is_enabled: old.isEnabled,
+                        settings: storedSettings(old.configurationObject),
+                    },
+                    { name: m.name, type: m.type, is_enabled: m.is_enabled, settings }
                 );
                 if (address && !address.same && !fields.includes('settings')) fields.push('settings');
-                note(
-                    {
-                        action: fields.length ? 'update' : 'unchanged',
-                        kind: 'monitor',
-                        path: mat,
-                        name: m.name,
-                        ...(fields.length ? { fields } : {}),
-                    },
-                    'MONITOR_UPDATED'
-                );
+                note({ ...outcome(fields, old.name), kind: 'monitor', path: mat, name: m.name }, 'MONITOR_UPDATED');
                 if (tx && fields.length) {
                     await tx
                         .update(monitors)
                         .set({
+                            name: m.name,
                             type: m.type,
                             isEnabled: m.is_enabled,
                             configurationObject: json,
@@ -463,7 +455,7 @@ export async function reconcile(
         }
     }
 
-    const summary: Record<Action, number> = { create: 0, update: 0, unchanged: 0, delete: 0 };
+    const summary: Record<Action, number> = { create: 0, update: 0, rename: 0, unchanged: 0, delete: 0 };
     for (const item of items) summary[item.action]++;
     return { plan: { summary, items }, events };
 }

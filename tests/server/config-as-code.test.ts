@@ -139,7 +139,7 @@ describe('configuration as code', () => {
                 'delete monitor Explorer',
             ].sort()
         );
-        expect(plan.json().summary).toEqual({ create: 2, update: 1, delete: 3, unchanged: 3 });
+        expect(plan.json().summary).toEqual({ create: 2, update: 1, rename: 0, delete: 3, unchanged: 3 });
         // The dry run changed nothing.
         expect(parse((await exportDoc()).body).configurations[0].servers[0].address).toBe('http://10.0.0.5');
 
@@ -165,6 +165,44 @@ describe('configuration as code', () => {
         ).toEqual(['Globex main']);
         // Applying the same document again is a no-op.
         expect((await importDoc(doc, false)).json().summary).toMatchObject({ create: 0, update: 0, delete: 0 });
+    });
+
+    it('matches rows by their exported key: a rename is a rename, with the same ids and history', async () => {
+        const doc = parse((await exportDoc()).body);
+        const cfg = doc.configurations[0];
+        const server = cfg.servers[0];
+        const monitor = server.monitors[0];
+        expect(server.key).toMatch(/^s\d+$/);
+        expect(monitor.key).toMatch(/^m\d+$/);
+        const idOf = (key: string) => Number(key.slice(1));
+        const incidentsBefore = (await w.call('GET', `/api/monitors/${idOf(monitor.key)}`, w.admin.access)).json();
+        server.name = 'validator-a';
+        monitor.name = 'Block height';
+        cfg.name = 'Cosmos Hub (main)';
+        const plan = await importDoc(doc, true);
+        expect(plan.statusCode).toBe(200);
+        const changes = (plan.json().items as { action: string; kind: string; name: string; was?: string }[])
+            .filter((i) => i.action !== 'unchanged')
+            .map((i) => `${i.action} ${i.kind} ${i.was} → ${i.name}`);
+        expect(changes.sort()).toEqual(
+            [
+                'rename configuration Cosmos Hub → Cosmos Hub (main)',
+                'rename server validator-1 → validator-a',
+                'rename monitor Blocks → Block height',
+            ].sort()
+        );
+        expect(plan.json().summary).toMatchObject({ rename: 3, create: 0, delete: 0 });
+        expect((await importDoc(doc, false)).statusCode).toBe(200);
+        const after = parse((await exportDoc()).body);
+        expect(after.configurations[0]).toMatchObject({ key: cfg.key, name: 'Cosmos Hub (main)' });
+        expect(after.configurations[0].servers[0]).toMatchObject({ key: server.key, name: 'validator-a' });
+        expect(after.configurations[0].servers[0].monitors[0]).toMatchObject({
+            key: monitor.key,
+            name: 'Block height',
+        });
+        const renamed = (await w.call('GET', `/api/monitors/${idOf(monitor.key)}`, w.admin.access)).json();
+        expect(renamed).toMatchObject({ id: incidentsBefore.id, name: 'Block height', server_id: idOf(server.key) });
+        expect((await w.audit()).map((a) => a.message)).toContain('Monitor "Block height" updated by alice (import)');
     });
 
     it('names the path of every wrong field and changes nothing', async () => {

@@ -8,6 +8,7 @@ import type { Expect, Same } from './answers';
 
 /** The export document as it is written (config-as-code/document.ts parses it back, with its defaults and rules). */
 const monitorDoc = z.object({
+    key: z.string().optional().describe('Stable key of the row: an import matches by it, so a rename keeps history'),
     name: z.string(),
     type: z.enum(MONITOR_TYPES),
     is_enabled: z.boolean(),
@@ -19,6 +20,10 @@ export const configDocument = z.object({
     company: z.string().optional(),
     configurations: z.array(
         z.object({
+            key: z
+                .string()
+                .optional()
+                .describe('Stable key of the row: an import matches by it, so a rename keeps history'),
             name: z.string(),
             chain: z.string(),
             is_enabled: z.boolean(),
@@ -28,11 +33,19 @@ export const configDocument = z.object({
             channels: z.array(z.string()).describe('Linked notification channels, by name'),
             servers: z.array(
                 z.object({
+                    key: z
+                        .string()
+                        .optional()
+                        .describe('Stable key of the row: an import matches by it, so a rename keeps history'),
                     name: z.string(),
                     address: z.string(),
                     is_enabled: z.boolean(),
                     services: z.array(
                         z.object({
+                            key: z
+                                .string()
+                                .optional()
+                                .describe('Stable key of the row: an import matches by it, so a rename keeps history'),
                             name: z.string(),
                             type: z.enum(SERVICE_TYPES),
                             address: z.string(),
@@ -47,7 +60,7 @@ export const configDocument = z.object({
     ),
 });
 
-const ACTIONS = ['create', 'update', 'unchanged', 'delete'] as const;
+const ACTIONS = ['create', 'update', 'rename', 'unchanged', 'delete'] as const;
 
 /** What an import does (or, on a dry run, would do). */
 export const importPlan = z.object({
@@ -56,6 +69,7 @@ export const importPlan = z.object({
     summary: z.object({
         create: z.number().int(),
         update: z.number().int(),
+        rename: z.number().int(),
         unchanged: z.number().int(),
         delete: z.number().int(),
     }),
@@ -66,6 +80,7 @@ export const importPlan = z.object({
             path: z.string(),
             name: z.string(),
             fields: z.array(z.string()).optional(),
+            was: z.string().optional().describe('A rename: the name it had'),
         })
     ),
 });

@@ -20,11 +20,13 @@ import { apiUrl, messageOf } from '../../providers/httpClient';
 import { authRequest, getAccessToken } from '../../providers/session';
 
 interface PlanItem {
-    action: 'create' | 'update' | 'unchanged' | 'delete';
+    action: 'create' | 'update' | 'rename' | 'unchanged' | 'delete';
     kind: string;
     path: string;
     name: string;
     fields?: string[];
+    /** A rename: the name it had. */
+    was?: string;
 }
 interface Plan {
     summary: Record<PlanItem['action'], number>;
@@ -111,8 +113,11 @@ export const ConfigurationCodeButtons = ({
         if (document === null) return;
         const done = await send(document, false);
         if (!done) return;
-        const { create, update, delete: deleted } = done.summary;
-        notify(`Import applied: ${create} created, ${update} updated, ${deleted} deleted`, { type: 'success' });
+        const { create, update, rename, delete: deleted } = done.summary;
+        notify(
+            `Import applied: ${create} created, ${update} updated, ${deleted} deleted${rename ? `, ${rename} renamed` : ''}`,
+            { type: 'success' }
+        );
         close();
         onImported();
     };
@@ -156,14 +161,29 @@ export const ConfigurationCodeButtons = ({
                     {plan && (
                         <>
                             <Typography>
-                                {`${plan.summary.create} to create, ${plan.summary.update} to update, ${plan.summary.delete} to delete, ${plan.summary.unchanged} unchanged`}
+                                {`${plan.summary.create} to create, ${plan.summary.update} to update, ${plan.summary.delete} to delete, ${plan.summary.unchanged} unchanged${plan.summary.rename ? `, ${plan.summary.rename} to rename` : ''}`}
                             </Typography>
+                            {plan.summary.delete > 0 && (
+                                // Deleting takes the rows' history and incidents with it: said before Apply.
+                                <Typography color="error" sx={{ fontWeight: 'bold' }}>
+                                    {`${plan.summary.delete} to delete, with their history`}
+                                </Typography>
+                            )}
                             <List dense>
                                 {changes.map((i) => (
                                     <ListItem key={`${i.action}-${i.kind}-${i.path}-${i.name}`} disableGutters>
                                         <ListItemText
-                                            primary={`${i.action} ${i.kind.replace('_', ' ')} "${i.name}"`}
+                                            primary={
+                                                i.action === 'rename'
+                                                    ? `rename ${i.kind.replace('_', ' ')} "${i.was}" to "${i.name}"`
+                                                    : `${i.action} ${i.kind.replace('_', ' ')} "${i.name}"`
+                                            }
                                             secondary={i.fields ? `changes ${i.fields.join(', ')}` : i.path}
+                                            slotProps={
+                                                i.action === 'delete'
+                                                    ? { primary: { color: 'error' }, secondary: { color: 'error' } }
+                                                    : undefined
+                                            }
                                         />
                                     </ListItem>
                                 ))}

@@ -64,6 +64,45 @@ describe('configuration import and export', () => {
         expect(await screen.findByRole('heading', { name: 'Juno' })).toBeInTheDocument();
     });
 
+    it('says a rename is a rename and shows deletions in red with their count before Apply', async () => {
+        stubApi({
+            'GET /api/users/me': { body: admin },
+            'GET /api/configurations': { body: [configuration()] },
+            'POST /api/import': {
+                body: {
+                    dry_run: true,
+                    applied: false,
+                    summary: { create: 0, update: 0, rename: 1, delete: 2, unchanged: 1 },
+                    items: [
+                        {
+                            action: 'rename',
+                            kind: 'server',
+                            path: 'configurations[0].servers[0]',
+                            name: 'validator-a',
+                            was: 'validator-1',
+                            fields: ['name'],
+                        },
+                        { action: 'delete', kind: 'monitor', path: 'configurations[0]', name: 'Explorer' },
+                        { action: 'delete', kind: 'service', path: 'configurations[0].servers[0]', name: 'rest' },
+                    ],
+                },
+            },
+        });
+        renderApp('/configurations');
+        await screen.findByRole('heading', { name: 'Osmosis main' });
+        await userEvent
+            .setup()
+            .upload(
+                screen.getByLabelText('Configuration document to import'),
+                new File([DOCUMENT], 'nodes.yaml', { type: 'application/yaml' })
+            );
+        const dialog = await screen.findByRole('dialog', { name: 'Import configurations' });
+        expect(await within(dialog).findByText('rename server "validator-1" to "validator-a"')).toBeInTheDocument();
+        const deletions = within(dialog).getByText('2 to delete, with their history');
+        expect(deletions).toBeInTheDocument();
+        expect(within(dialog).getByText('delete service "rest"')).toBeInTheDocument();
+    });
+
     it('lists every wrong field of a refused document and offers no Apply', async () => {
         stubApi({
             'GET /api/users/me': { body: admin },
