@@ -41,16 +41,19 @@ const errorsOf = (error: unknown): Record<string, string> => {
 /**
  * Export and Import of the configurations as a YAML document (configuration as code). Import always shows the
  * server's dry-run plan first and applies it only on confirmation. A super admin works on the company chosen in
- * the filter bar.
+ * the filter bar: until one is chosen the buttons are disabled and say so.
  */
 export const ConfigurationCodeButtons = ({
     canWrite,
     companyId,
+    needsCompany,
     onImported,
 }: {
     canWrite: boolean;
     /** Required for a super admin; '' for everyone else. */
     companyId: string;
+    /** A super admin who has not chosen a company yet. */
+    needsCompany: boolean;
     onImported: () => void;
 }) => {
     const notify = useNotify();
@@ -124,18 +127,29 @@ export const ConfigurationCodeButtons = ({
 
     const changes = plan?.items.filter((i) => i.action !== 'unchanged') ?? [];
     return (
-        <Box sx={{ display: 'flex', gap: 1 }}>
-            <Button startIcon={<DownloadIcon />} onClick={() => void download()}>
+        <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+            {needsCompany && (
+                <Typography variant="body2" color="text.secondary" id="configuration-code-hint">
+                    Choose a company to export or import its configurations
+                </Typography>
+            )}
+            <Button
+                startIcon={<DownloadIcon />}
+                onClick={() => void download()}
+                disabled={needsCompany}
+                aria-describedby={needsCompany ? 'configuration-code-hint' : undefined}
+            >
                 Export
             </Button>
             {canWrite && (
-                <Button component="label" startIcon={<UploadIcon />}>
+                <Button component="label" startIcon={<UploadIcon />} disabled={needsCompany}>
                     Import
                     <input
                         type="file"
                         hidden
                         accept=".yaml,.yml,.json,application/yaml,application/json"
                         aria-label="Configuration document to import"
+                        disabled={needsCompany}
                         onChange={(e) => {
                             void choose(e.target.files?.[0]);
                             e.target.value = '';

@@ -72,13 +72,12 @@ const ConfigurationGrid = () => {
                     Node Configurations
                 </Typography>
                 <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', justifyContent: 'flex-end' }}>
-                    {(!isSuperAdmin || companyId !== undefined) && (
-                        <ConfigurationCodeButtons
-                            canWrite={canWrite}
-                            companyId={isSuperAdmin && companyId !== undefined ? String(companyId) : ''}
-                            onImported={() => refetch()}
-                        />
-                    )}
+                    <ConfigurationCodeButtons
+                        canWrite={canWrite}
+                        companyId={isSuperAdmin && companyId !== undefined ? String(companyId) : ''}
+                        needsCompany={isSuperAdmin && companyId === undefined}
+                        onImported={() => refetch()}
+                    />
                     {canWrite && (
                         <Button variant="contained" startIcon={<AddIcon />} onClick={dialog.openAdd}>
                             Add Configuration

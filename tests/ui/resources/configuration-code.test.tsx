@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
-import { storeSession, stubApi } from '../fakeApi';
+import { storeSession, stubApi, superAdmin } from '../fakeApi';
 import { renderApp } from '../renderApp';
 import { admin, configuration, configurationsApi, plainUser } from './configurationFixtures';
 
@@ -123,6 +123,19 @@ describe('configuration import and export', () => {
         expect(await within(dialog).findByText('The document has errors; nothing was changed')).toBeInTheDocument();
         expect(within(dialog).getByText('configurations[2].monitors[0].type')).toBeInTheDocument();
         expect(within(dialog).getByRole('button', { name: 'Apply' })).toBeDisabled();
+    });
+
+    it('shows a super admin Export and Import, disabled with a hint, until a company is chosen', async () => {
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/configurations': { body: [configuration()] },
+            'GET /api/companies': { body: { results: [{ id: 1, name: 'Acme' }] } },
+        });
+        renderApp('/configurations');
+        await screen.findByRole('heading', { name: 'Osmosis main' });
+        expect(screen.getByText('Choose a company to export or import its configurations')).toBeInTheDocument();
+        expect(screen.getByRole('button', { name: 'Export' })).toBeDisabled();
+        expect(screen.getByLabelText('Configuration document to import')).toBeDisabled();
     });
 
     it('offers a read-only user Export but not Import', async () => {
