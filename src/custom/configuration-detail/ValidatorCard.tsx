@@ -5,6 +5,7 @@ import type { ProposalFigures, UpgradeFigures, ValidatorFigures } from '../../..
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 import { formatDateTime } from '../ui/format';
 import { SigningGrid } from './SigningGrid';
+import { tokenAmount } from './tokenAmount';
 
 /** "in 3.2 h", "in 12 min": how far ahead a time is, for deadlines and ETAs. */
 export function timeLeft(iso: string | null, nowMs = Date.now()): string {
@@ -117,7 +118,7 @@ const Validator = ({ v }: { v: ValidatorFigures }) => (
         {v.voting_power_percent !== null && (
             <Row
                 label="Voting power"
-                value={`${v.voting_power_percent} %${v.tokens ? ` (${v.tokens} ${v.denom ?? ''})`.trimEnd() : ''}`}
+                value={`${v.voting_power_percent} %${v.tokens ? ` (${tokenAmount(v.tokens, v.denom)})` : ''}`}
             />
         )}
         {v.commission_percent !== null && <Row label="Commission" value={`${v.commission_percent} %`} />}

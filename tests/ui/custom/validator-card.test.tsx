@@ -105,7 +105,7 @@ describe('Validator card', () => {
         expect(inCard.getByText('Bonded')).toBeInTheDocument();
         expect(inCard.getByText('Rank:').parentElement).toHaveTextContent('Rank: 142 / 180');
         expect(inCard.getByText('Voting power:').parentElement).toHaveTextContent(
-            'Voting power: 0.07 % (195312402881 uatom)'
+            'Voting power: 0.07 % (195,312 ATOM)'
         );
         expect(inCard.getByText('Commission:').parentElement).toHaveTextContent('Commission: 5 %');
         expect(inCard.getByText('Jail budget:').parentElement).toHaveTextContent(
