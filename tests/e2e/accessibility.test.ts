@@ -112,8 +112,9 @@ async function violations(route: string): Promise<string[]> {
         rules: {
             'label-content-name-mismatch': { enabled: true },
             'landmark-one-main': { enabled: true },
-            // The add and edit forms carry their title in the app bar alone.
-            'page-has-heading-one': { enabled: !/\/(add|edit)$/.test(route) },
+            // react-admin's own list and form pages (status pages, the add and edit forms) carry their title in the
+            // app bar alone.
+            'page-has-heading-one': { enabled: !/\/(add|edit|create)$|^\/status-pages/.test(route) },
             'heading-order': { enabled: true },
         },
     };
