@@ -195,7 +195,8 @@ const CASES: Case[] = [
             await field('URL (url)').fill('ftp://127.0.0.1/in');
             await field('Secret (secret)').fill('browser-secret');
             await dialog().getByRole('button', { name: 'Add' }).click();
-            await dialog().getByText('URL must be an http(s) URL').waitFor();
+            // Under the field (the dialog's own error line above its buttons says it too).
+            await dialog().locator('.MuiFormHelperText-root', { hasText: 'URL must be an http(s) URL' }).waitFor();
         },
     },
     {
