@@ -93,7 +93,8 @@ export const ConfigurationInputs = ({
             <SimpleFormIterator
                 inline
                 disableReordering
-                addButton={<AddItemButton label="Add chain endpoint" />}
+                // Not "Add …": the dialog's submit button must stay the only button whose name holds "Add".
+                addButton={<AddItemButton label="New chain endpoint" />}
                 removeButton={<RemoveItemButton label="Remove chain endpoint" />}
             >
                 <SelectInput

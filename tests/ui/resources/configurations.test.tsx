@@ -332,7 +332,7 @@ describe('configuration list', () => {
         const dialog = await screen.findByRole('dialog');
         await user.type(within(dialog).getByLabelText('Name'), 'Hub');
         await user.type(within(dialog).getByRole('combobox', { name: 'Chain' }), 'mychain');
-        await user.click(within(dialog).getByRole('button', { name: 'Add chain endpoint' }));
+        await user.click(within(dialog).getByRole('button', { name: 'New chain endpoint' }));
         await user.type(within(dialog).getByRole('textbox', { name: /^Address/ }), 'https://rpc.example.com');
         await user.click(within(dialog).getByRole('button', { name: 'Add' }));
         expect(await screen.findByText('Configuration created successfully')).toBeInTheDocument();
