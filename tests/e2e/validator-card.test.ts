@@ -116,7 +116,8 @@ it('shows rank, jail budget, the unvoted proposal, the upgrade and the signing g
     const grid = page.getByRole('img', {
         name: /^Last \d+ blocks .*, 3 missed: [\d,]+, [\d,]+, [\d,]+, \d+ proposed; read through hub-validator$/,
     });
-    await grid.waitFor({ timeout: 30_000 });
+    // Three blocks without our signature, then the card's next refresh: a loaded CI machine needs more than 30 s.
+    await grid.waitFor({ timeout: 60_000 });
     expect(await grid.locator('[data-state="missed"]').count()).toBe(3);
     await page.getByText(/^Last \d+ blocks .*, 3 missed: /).waitFor();
 });

@@ -45,7 +45,11 @@ export const ConfigurationDialog = ({ open, configuration, onClose, onSaved }: C
     );
 
     const submit = async (values: Record<string, unknown>) => {
-        const data = toConfigurationBody(values as ConfigurationFormValues, isSuperAdmin);
+        const data = toConfigurationBody(
+            values as ConfigurationFormValues,
+            isSuperAdmin,
+            Boolean(configuration?.chain_endpoints?.length)
+        );
         if (!data) {
             notify(REQUIRED_FIELDS_MESSAGE, { type: 'error' });
             return;

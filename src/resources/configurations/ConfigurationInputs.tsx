@@ -51,18 +51,21 @@ const endpointsBody = (rows: Partial<ChainEndpoint>[]): ChainEndpoint[] =>
 
 /**
  * The body sent for a configuration, or null when name or chain is missing (spec §5: nothing is sent).
- * company_id goes only with a super admin's choice; for others the API uses their own company.
+ * company_id goes only with a super admin's choice; for others the API uses their own company. `hadEndpoints`: the
+ * configuration was saved with chain endpoints (an empty list then clears them).
  */
-export function toConfigurationBody(values: ConfigurationFormValues, withCompany: boolean) {
+export function toConfigurationBody(values: ConfigurationFormValues, withCompany: boolean, hadEndpoints = false) {
     const name = (values.name ?? '').trim();
     const chain = (values.chain ?? '').trim();
     if (!name || !chain) return null;
     const companyId = values.company_id;
+    const endpoints = endpointsBody(values.chain_endpoints ?? []);
     return {
         name,
         chain,
         is_enabled: values.is_enabled ?? true,
-        ...(values.chain_endpoints ? { chain_endpoints: endpointsBody(values.chain_endpoints) } : {}),
+        // Sent when there are some, or to clear the saved ones: the spec's body otherwise stays as it was.
+        ...(endpoints.length > 0 || hadEndpoints ? { chain_endpoints: endpoints } : {}),
         ...(withCompany && companyId !== null && companyId !== undefined && companyId !== ''
             ? { company_id: Number(companyId) }
             : {}),
