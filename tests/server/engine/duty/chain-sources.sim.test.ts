@@ -155,7 +155,12 @@ it('reads through the sentry when the own node falls behind or halts: misses, Er
     });
     expect(jailed.status).toBe(false);
     expect(jailed.lastError).toMatch(/read through sentry-1/);
-    expect((await row(sign.monitorId))?.lastError).toMatch(/is jailed.*read through sentry-1/);
+    // The sign monitor sees it at its own next check, which may come a moment after the budget monitor's.
+    const signJailed = await waitFor('the jail in the sign monitor', async () => {
+        const r = await row(sign.monitorId);
+        return r?.lastError?.includes('is jailed') ? r : null;
+    });
+    expect(signJailed.lastError).toMatch(/is jailed.*read through sentry-1/);
     sim.control.unjail();
     sim.control.resume(0);
 });
