@@ -1,5 +1,5 @@
 /**
- * A company's share of the monitoring engine (issue 8): how many of its checks may be in flight at once, and the
+ * A company's share of the monitoring engine: how many of its checks may be in flight at once, and the
  * shortest interval its monitors run at. A super admin sets both on the company.
  */
 export const QUOTA_DEFAULTS = { max_concurrent_checks: 64, min_interval_seconds: 1 } as const;

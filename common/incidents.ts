@@ -1,4 +1,4 @@
-/** One outage as GET /api/incidents and GET /api/incidents/{id} answer it (issue 12). */
+/** One outage as GET /api/incidents and GET /api/incidents/{id} answer it, with its timeline and deliveries. */
 export interface Incident {
     /** The incident id every message about it prints. */
     id: string;

@@ -149,7 +149,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
             await ctx.engine.start();
             ctx.outbox = new OutboxDispatcher(ctx, app.log);
             ctx.outbox.start();
-            // Button presses acknowledge incidents and silence monitors (issue 12).
+            // Telegram button presses acknowledge incidents and silence monitors from the chat.
             ctx.telegramPollers = new TelegramPollers(ctx, app.log, { actions: telegramActions(ctx) });
             ctx.telegramPollers.start();
             incidentSweeper.start();
