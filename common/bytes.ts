@@ -1,6 +1,6 @@
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
 
-/** Bytes in base 1024 with two decimals (spec §9): 1073741824 → "1.00 GB"; missing → "N/A". */
+/** Bytes in base 1024 with two decimals (docs/spec.md §9): 1073741824 → "1.00 GB"; missing → "N/A". */
 export function formatBytes(bytes: number | null | undefined): string {
     if (bytes === null || bytes === undefined || !Number.isFinite(bytes)) return 'N/A';
     let value = Math.max(0, bytes);

@@ -7,7 +7,7 @@ import type { ChannelType } from './channel-types';
  */
 export interface ChannelField {
     key: string;
-    /** Names the configuration_object key, as spec §2 does for Telegram: 'Chat ID (chat_id)'. */
+    /** Names the configuration_object key, as docs/spec.md §2 does for Telegram: 'Chat ID (chat_id)'. */
     label: string;
     /**
      * text: one trimmed line; number: a whole number; select: one of `choices`; map: an object of string values,

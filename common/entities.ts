@@ -4,7 +4,7 @@ import type { ChannelType } from './channel-types';
 import type { MonitorType } from './monitor-types';
 import type { ServiceType } from './service-types';
 
-/** Wire shapes of the API (spec §3, §7); dates travel as ISO strings. */
+/** Wire shapes of the API (docs/spec.md §3, §7); dates travel as ISO strings. */
 export interface CompanyRef {
     id: number;
     name: string;
@@ -163,7 +163,7 @@ export interface ChannelLink {
     notification_channel_id: number;
     notification_channel: Pick<NotificationChannel, 'id' | 'type' | 'name' | 'is_enabled'>;
     /**
-     * Routing, beside spec §7's fields and present only where it differs from the default (critical, true, true), so
+     * Routing, beside docs/spec.md §7's fields and present only where it differs from the default (critical, true, true), so
      * a link that was never routed reads exactly as the spec shows it.
      */
     min_severity?: LinkSeverity;

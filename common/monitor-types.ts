@@ -4,7 +4,7 @@ import { isValoperPrefix } from './bech32-prefixes';
 
 /**
  * The monitor-type catalogue: one list of wire names, and for each type the settings stored in
- * `configuration_object` with their defaults (spec §3), bounds and helper texts. The API validates
+ * `configuration_object` with their defaults (docs/spec.md §3), bounds and helper texts. The API validates
  * against it, the UI builds its forms from it and the engine reads its intervals from it.
  */
 export const MONITOR_TYPES = [
@@ -144,7 +144,7 @@ export const MONITOR_SETTINGS: Record<MonitorType, SettingField[]> = {
         ),
     ],
     nodeExporterDiskSpace: [
-        // 0 is what the original's form starts from (spec §5), so it is accepted; it makes every disk alert.
+        // 0 is what the original's form starts from (docs/spec.md §5), so it is accepted; it makes every disk alert.
         { ...num('threshold', 'Threshold (%)', 80, 0, 100), decimals: true },
         alertSleep(30),
         num('check_interval_seconds', 'Check Interval (seconds)', 60, 5, DAY),

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 
-/** Internal events (spec §3); the engine subscribes to apply API changes without a restart. */
+/** Internal events (docs/spec.md §3); the engine subscribes to apply API changes without a restart. */
 export const EVENT_NAMES = [
     'COMPANY_CREATED',
     'COMPANY_UPDATED',

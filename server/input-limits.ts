@@ -75,7 +75,7 @@ function fieldProblems(values: unknown, jsonText: (key: string) => boolean): Rec
     return null;
 }
 
-/** Configuration objects arrive as JSON text too (spec §7); their depth counts as if they were parsed. */
+/** Configuration objects arrive as JSON text too (docs/spec.md §7); their depth counts as if they were parsed. */
 const JSON_TEXT_FIELDS = new Set(['configuration_object']);
 
 /** Refuses, with a 400 naming the field, input no route could store or handle: NUL characters, deep nesting. */

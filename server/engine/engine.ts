@@ -52,7 +52,7 @@ export interface Observation {
     level: 'ok' | 'warning' | 'error';
 }
 
-/** The monitor's own interval, but never shorter than its company's minimum (engine quota, issue 8). */
+/** The monitor's own interval, but never shorter than its company's minimum (the company's engine quota). */
 export const intervalMsOf = (t: MonitorTarget) =>
     Math.max(
         CHECKS[t.type].intervalSeconds(t.settings),

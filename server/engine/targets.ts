@@ -26,7 +26,7 @@ interface Row {
     q: EngineQuota;
 }
 
-/** The company's share of the engine (issue 8 item 6). */
+/** The company's share of the engine: its concurrent-check slots and minimum interval. */
 export interface EngineQuota {
     maxConcurrentChecks: number;
     minIntervalSeconds: number;

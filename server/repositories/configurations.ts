@@ -47,7 +47,7 @@ const anyMonitor = (cond: string) =>
 const failing = anyMonitor('hm.status = false');
 const warning = anyMonitor("hm.status and hm.last_error <> ''");
 
-/** The list's react-admin parameters (spec §2, §4): q on name or chain, company, enabled, derived health. */
+/** The list's react-admin parameters (docs/spec.md §2, §4): q on name or chain, company, enabled, derived health. */
 export const configurationList: ListSpec = {
     resource: 'configurations',
     id: configurations.id,

@@ -23,7 +23,7 @@ export interface MonitorBody {
     server_id: number | null;
     type: MonitorType;
     configuration_object?: string | null;
-    /** On create only: the service this monitor is created with (spec §9's "Create Monitor?"). */
+    /** On create only: the service this monitor is created with (docs/spec.md §9's "Create Monitor?"). */
     service_id?: number | null;
     /** The encrypted URL when the settings' `address` (then masked) holds a password; see auth/url-credentials. */
     address_secret?: string | null;
@@ -150,7 +150,7 @@ export async function pageMonitors(db: Db, plan: ListPlan) {
 }
 
 /**
- * The dashboard lists (spec §4): failed = status false; warnings = status true with a last error. Only enabled
+ * The dashboard lists (docs/spec.md §4): failed = status false; warnings = status true with a last error. Only enabled
  * monitors of enabled configurations and servers count. One indexed query, whatever the number of monitors.
  */
 export function listByHealth(db: Db, scope: Scope, health: 'failed' | 'warnings'): Promise<Monitor[]> {
@@ -228,7 +228,7 @@ async function checkBody(db: Db, scope: Scope, body: MonitorBody) {
 }
 
 /**
- * The company's minimum check interval (engine quota, issue 8): a monitor set to run more often is refused, naming
+ * The company's minimum check interval (the company's engine quota): a monitor set to run more often is refused, naming
  * the minimum, rather than saved with an interval the engine would not keep.
  */
 function belowMinimum(type: MonitorType, settings: Record<string, unknown>, minSeconds: number) {

@@ -19,7 +19,7 @@ const loginBody = z.object({
         .max(1024, 'Password is too long'),
 });
 
-/** POST /api/login, POST /api/refresh, GET /api/users/me (spec §7); POST /api/logout ends the sign-in. */
+/** POST /api/login, POST /api/refresh, GET /api/users/me (docs/spec.md §7); POST /api/logout ends the sign-in. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     await app.register(rateLimit, { global: false });
     const limit = {

@@ -50,7 +50,7 @@ const change = (req: FastifyRequest, row: CompanyRow, event: Change['event'], ve
     companyId: null,
 });
 
-/** Engine quota (issue 8 item 6); optional, so a body of name and is_active alone keeps the stored quota. */
+/** Engine quota; optional, so a body of name and is_active alone keeps the stored quota. */
 function quotaFields() {
     const whole = (label: string, max: number) =>
         z
@@ -65,7 +65,7 @@ function quotaFields() {
     };
 }
 
-/** Companies: super admins only (spec §6, architecture §3). List answers `{results}`. */
+/** Companies: super admins only (docs/spec.md §6, architecture §3). List answers `{results}`. */
 export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
     app.addHook('onRequest', requireSuperAdmin);
 

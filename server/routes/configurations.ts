@@ -92,7 +92,7 @@ const change = (req: FastifyRequest, c: Configuration, event: Change['event'], v
     configuration: { id: c.id, name: c.name },
 });
 
-/** Configurations and their channel links (spec §7). Reads for every member of the company, writes for admins. */
+/** Configurations and their channel links (docs/spec.md §7). Reads for every member of the company, writes for admins. */
 export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
     const db = app.ctx.db;
     const scope = (req: FastifyRequest) => companyScope(req.actor);

@@ -32,7 +32,7 @@ export const optionalRefId = (message: string) =>
         z.number({ error: message }).int(message).positive(message).max(2_147_483_647, message).nullable()
     );
 
-/** A flag that react-admin may leave out; true unless said otherwise (new rows default to enabled, spec §4). */
+/** A flag that react-admin may leave out; true unless said otherwise (new rows default to enabled, docs/spec.md §4). */
 export const enabledFlag = z.boolean({ error: 'is_enabled must be true or false' }).default(true);
 
 function httpUrl(value: string): URL | null {

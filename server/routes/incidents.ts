@@ -67,7 +67,7 @@ const settle = (outcome: IncidentOutcome) => {
 };
 
 /**
- * Incidents (issue 12): a react-admin list (`{results}` and `Content-Range`, `sort`, `range`, `filter` with status,
+ * Incidents: a react-admin list (`{results}` and `Content-Range`, `sort`, `range`, `filter` with status,
  * configuration_id, monitor_id), MTTA/MTTR over the same filter, one incident with its timeline, and the two things
  * people do with one: acknowledge it and add notes. Reads for every member of the company, acting for admins.
  */

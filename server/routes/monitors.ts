@@ -113,7 +113,7 @@ const change = (req: FastifyRequest, m: Monitor, companyId: number, event: Chang
     monitor: { id: m.id, name: m.name },
 });
 
-/** Monitors (spec §7) and the dashboard's failed and warning lists. */
+/** Monitors (docs/spec.md §7) and the dashboard's failed and warning lists. */
 export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
     const db = app.ctx.db;
     const key = app.ctx.keys.secretsAtRest;

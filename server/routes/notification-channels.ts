@@ -81,7 +81,7 @@ const change = (req: FastifyRequest, row: NotificationChannelRow, event: Change[
 });
 
 /**
- * Notification channels of a company (spec §7). The bot token is encrypted at rest and masked on every read;
+ * Notification channels of a company (docs/spec.md §7). The bot token is encrypted at rest and masked on every read;
  * sending back the mask keeps the stored token. Tests send a real message, at most 5 a minute per user.
  */
 export const notificationChannelRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -57,7 +57,7 @@ const change = (req: FastifyRequest, w: ServerWritten, event: Change['event'], v
     server: { id: w.server.id, name: w.server.name },
 });
 
-/** Servers (spec §7). Reads for every member of the company, writes for admins. */
+/** Servers (docs/spec.md §7). Reads for every member of the company, writes for admins. */
 export const serverRoutes: FastifyPluginAsyncZod = async (app) => {
     const db = app.ctx.db;
     const key = app.ctx.keys.secretsAtRest;

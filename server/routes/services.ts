@@ -61,7 +61,7 @@ const change = (req: FastifyRequest, w: ServiceWritten, event: Change['event'], 
     server: w.server,
 });
 
-/** Services of a server (spec §7); GET …/test probes the address and answers with its status code. */
+/** Services of a server (docs/spec.md §7); GET …/test probes the address and answers with its status code. */
 export const serviceRoutes: FastifyPluginAsyncZod = async (app) => {
     const scope = (req: FastifyRequest) => companyScope(req.actor);
     const writer = { onRequest: requireWriter };
@@ -118,7 +118,7 @@ export const serviceRoutes: FastifyPluginAsyncZod = async (app) => {
                 return { result: { ...w.service, removed_monitors: w.dependents.removed }, change: c };
             })
     );
-    // What a delete would take along, for the confirmation to name (issue 9).
+    // What a delete would take along (its monitors), for the confirmation dialog to name.
     app.get(
         '/api/services/:id/dependents',
         { schema: { params: idParams, response: answers({ 200: dependents }, 400, 401, 404) } },
@@ -136,7 +136,7 @@ export const serviceRoutes: FastifyPluginAsyncZod = async (app) => {
             message: `Too many service tests, try again in ${ctx.after}`,
         }),
     };
-    // The UI reads only the status code (spec §4: 200 counts as success); a service that does not answer is a 502.
+    // The UI reads only the status code (docs/spec.md §4: 200 counts as success); a service that does not answer is a 502.
     app.get(
         '/api/services/:id/test',
         {

@@ -1,5 +1,5 @@
 /**
- * Locks per (account, source address), so guessing a password can never lock its owner out (issue 8 item 3).
+ * Locks per (account, source address), so guessing a password can never lock its owner out.
  *
  * - An address with PAIR_LOCK_AFTER failures on an account in a run is refused on it, the right password
  *   included, until LOCK_MS after its last counted failure.

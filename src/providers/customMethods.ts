@@ -102,7 +102,7 @@ export interface CustomMethods {
 }
 
 /**
- * Calls that are not CRUD on one resource (spec §7's other routes); components reach them through
+ * Calls that are not CRUD on one resource (docs/spec.md §7's other routes); components reach them through
  * `useNodeMonitorDataProvider()`. A new one goes here, with its line in `CustomMethods` above.
  */
 export const customMethods: CustomMethods = {

@@ -11,7 +11,7 @@ import { authRequest } from './session';
 
 /**
  * react-admin's simple REST provider (`GET /{res}?sort=&range=&filter=` answered with `Content-Range`, `GET /{res}/{id}`,
- * POST, PUT, DELETE) over the console's HTTP client (session, refresh, spec §8's fabricated 500), with overrides only
+ * POST, PUT, DELETE) over the console's HTTP client (session, refresh, docs/spec.md §8's fabricated 500), with overrides only
  * where the spec's API differs:
  * - list answers without `Content-Range` (the spec's bare arrays and `{results: []}`) are paged in the HTTP client
  *   below (`pageLocally`), so every list takes the same path;

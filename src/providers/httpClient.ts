@@ -7,7 +7,7 @@ export interface HttpResponse<T = unknown> {
     /** True for a 2xx status. */
     ok: boolean;
     headers: Headers;
-    /** Parsed JSON body, or null when the body is empty or not JSON (spec §8). */
+    /** Parsed JSON body, or null when the body is empty or not JSON (docs/spec.md §8). */
     json: T | null;
     /** Set on the fabricated response of a network failure. */
     networkError?: boolean;
@@ -45,7 +45,7 @@ function parseJson(text: string): unknown {
 
 /**
  * One HTTP call that never rejects on an HTTP status: a network failure becomes the fabricated
- * 500 of spec §8 (`{code, message, description}`). Only an abort (a cancelled query) rejects.
+ * 500 of docs/spec.md §8 (`{code, message, description}`). Only an abort (a cancelled query) rejects.
  */
 export async function request<T = unknown>(path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
     const headers = new Headers({ Accept: 'application/json' });

@@ -43,7 +43,7 @@ export function parseLogLine(text: string): LogMessage | null {
     };
 }
 
-/** Frames are JSON text, or Blobs/ArrayBuffers of it (spec §4 says "blobs of JSON"). */
+/** Frames are JSON text, or Blobs/ArrayBuffers of it (docs/spec.md §4 says "blobs of JSON"). */
 async function frameText(data: unknown): Promise<string> {
     if (typeof data === 'string') return data;
     if (data instanceof Blob) return data.text();

@@ -3,7 +3,7 @@ import { HttpError } from 'react-admin';
 import type { User } from '../../common/entities';
 import { assertOk, type HttpResponse, messageOf, type RequestOptions, request } from './httpClient';
 
-/** localStorage key of the session (spec §3). */
+/** localStorage key of the session (docs/spec.md §3). */
 export const SESSION_KEY = 'securityTokens';
 export const LOGIN_FAILED = 'Failed to log in!';
 /** Where the sign-in page finds why the session ended (this tab's in sessionStorage, the last one in localStorage). */
@@ -164,7 +164,7 @@ export function endedReason(): string | null {
     return localStorage.getItem(ENDED_KEY) ?? SIGNED_OUT_ELSEWHERE;
 }
 
-/** A token is expired when its expiry is not later than now (spec §4). */
+/** A token is expired when its expiry is not later than now (docs/spec.md §4). */
 export function isExpired(expiresAt: Date, now: number = Date.now()): boolean {
     return !(expiresAt.getTime() > now);
 }

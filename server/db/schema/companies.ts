@@ -5,7 +5,7 @@ export const companies = pgTable('companies', {
     id: serial('id').primaryKey(),
     name: text('name').notNull(),
     isActive: boolean('is_active').notNull().default(true),
-    // Engine quota (issue 8 item 6): this company's share of the monitoring engine.
+    // Engine quota: this company's share of the monitoring engine.
     maxConcurrentChecks: integer('max_concurrent_checks').notNull().default(QUOTA_DEFAULTS.max_concurrent_checks),
     minIntervalSeconds: integer('min_interval_seconds').notNull().default(QUOTA_DEFAULTS.min_interval_seconds),
     // Egress (security item 1): CIDR ranges of loopback/private/link-local targets this company may reach.

@@ -60,7 +60,7 @@ function keyboard(ctx: NotifyContext, config: ChannelConfig, message: TelegramMe
     };
 }
 
-/** Telegram HTML (parse_mode HTML): the texts of spec §3, user text escaped. */
+/** Telegram HTML (parse_mode HTML): the texts of docs/spec.md §3, user text escaped. */
 export const telegram: ChannelDefinition<TelegramMessage> = {
     type: 'telegram',
     // Telegram lets a bot post about 20 messages a minute into one group; beyond that it answers 429 for minutes.

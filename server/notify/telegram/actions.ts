@@ -13,7 +13,7 @@ export interface ActionOutcome {
 }
 
 /**
- * What the Telegram buttons do, injected into the poller: incidents and silences live elsewhere (issue 12), so the
+ * What the Telegram buttons do, injected into the poller: incidents and silences live in their own modules, so the
  * poller only checks who pressed what and hands it on here.
  */
 export interface TelegramActions {

@@ -20,7 +20,7 @@ import { SERVICE_TYPES } from '../../../common/service-types';
 import { type Expect, type Same, timestamp } from './answers';
 import { openIncidentRef } from './incidents';
 
-/** The wire shapes of spec §3 and §7, as common/entities.ts types them (checked below, field by field). */
+/** The wire shapes of docs/spec.md §3 and §7, as common/entities.ts types them (checked below, field by field). */
 const id = z.number().int();
 const ref = z.object({ id, name: z.string() });
 

@@ -3,7 +3,7 @@ import type { UptimeAnswer } from '../../../common/entities';
 import type { CheckRow, HistoryPoint, MountpointHistory } from '../../history/queries';
 import { type Expect, type Same, timestamp } from './answers';
 
-/** The history routes (issue 14): a monitor's points and uptime, its last checks, disk history, 30-day uptime. */
+/** The history routes: a monitor's points and uptime, its last checks, disk history, 30-day uptime. */
 const id = z.number().int();
 const percent = z.number().nullable();
 

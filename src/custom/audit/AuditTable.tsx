@@ -80,7 +80,7 @@ export interface AuditTableProps {
     emptyText?: string;
 }
 
-/** Audit entries of the caller's company, newest first; a failed fetch fails quietly (spec §8) as an empty list. */
+/** Audit entries of the caller's company, newest first; a failed fetch fails quietly (docs/spec.md §8) as an empty list. */
 export const AuditTable = ({ monitorId, text, emptyText = 'No audit entries found' }: AuditTableProps) => (
     <ListBase<AuditEntry>
         resource="audit"

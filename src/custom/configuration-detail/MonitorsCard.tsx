@@ -19,7 +19,7 @@ export interface MonitorsCardProps {
     onChanged: () => void;
 }
 
-/** The configuration's monitors with their group badge and a status filter (spec §4). */
+/** The configuration's monitors with their group badge and a status filter (docs/spec.md §4). */
 export const MonitorsCard = ({ configurationId, monitors, servers, canWrite, onChanged }: MonitorsCardProps) => {
     const [status, setStatus] = useState<HealthFilter>('');
     const dialog = useRecordDialog<Monitor>();

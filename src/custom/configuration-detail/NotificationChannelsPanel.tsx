@@ -33,7 +33,7 @@ export const NotificationChannelsPanel = ({ configurationId, canWrite }: Notific
     const dataProvider = useNodeMonitorDataProvider();
     const notify = useNotify();
     const [selected, setSelected] = useState<NotificationChannel | null>(null);
-    // A failed fetch toasts 'Failed to fetch notification channels' (spec §8) and the table stays empty.
+    // A failed fetch toasts 'Failed to fetch notification channels' (docs/spec.md §8) and the table stays empty.
     const {
         data: links = [],
         refetch,

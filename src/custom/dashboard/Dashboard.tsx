@@ -16,7 +16,7 @@ import { MonitorIssuesTable } from './MonitorIssuesTable';
 import { StatCard } from './StatCard';
 import { useDashboardData } from './useDashboardData';
 
-/** /: the four stat cards and the System Monitoring panel (spec §2, counts §4), refreshed every 30 s. */
+/** /: the four stat cards and the System Monitoring panel (docs/spec.md §2, counts §4), refreshed every 30 s. */
 export const Dashboard = () => {
     const { isPending, critical, warnings, counts, storage, metricsPending, serverCount, failingChannels } =
         useDashboardData();

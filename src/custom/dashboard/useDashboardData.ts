@@ -4,7 +4,7 @@ import type { Monitor, NotificationChannel, Server } from '../../../common/entit
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 import { REFRESH_MS } from '../network-status/metricsQuery';
 
-/** Dashboard fetch failures are only logged, and the lists then show empty (spec §8). */
+/** Dashboard fetch failures are only logged, and the lists then show empty (docs/spec.md §8). */
 async function orEmpty<T>(what: string, load: () => Promise<T[]>): Promise<T[]> {
     try {
         return await load();
@@ -14,7 +14,7 @@ async function orEmpty<T>(what: string, load: () => Promise<T[]>): Promise<T[]> 
     }
 }
 
-/** The dashboard's lists and counts (spec §4), refreshed every 30 s. */
+/** The dashboard's lists and counts (docs/spec.md §4), refreshed every 30 s. */
 export function useDashboardData() {
     const dataProvider = useNodeMonitorDataProvider();
     const common = { refetchInterval: REFRESH_MS, retry: false } as const;

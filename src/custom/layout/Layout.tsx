@@ -6,7 +6,7 @@ import { AppBar } from './AppBar';
 import { AppMenu } from './AppMenu';
 
 /**
- * react-admin's layout with our bar and menu; page content sits in an xl container (spec §9). Its root and content
+ * react-admin's layout with our bar and menu; page content sits in an xl container (docs/spec.md §9). Its root and content
  * may be narrower than their content (react-admin makes the root fit-content): a wide table then scrolls in its own
  * container instead of widening the whole page at 390 px.
  */

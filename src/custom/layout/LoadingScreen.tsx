@@ -1,6 +1,6 @@
 import { Box, CircularProgress, Typography } from '@mui/material';
 
-/** Shown while a session exists but the current user is not loaded yet (spec §2), and while a page loads. */
+/** Shown while a session exists but the current user is not loaded yet (docs/spec.md §2), and while a page loads. */
 export const LoadingScreen = () => (
     <Box
         role="status"

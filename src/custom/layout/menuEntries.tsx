@@ -24,7 +24,7 @@ export interface MenuGroup {
     entries: MenuEntry[];
 }
 
-/** The side navigation of spec §2. */
+/** The side navigation of docs/spec.md §2. */
 export const MENU_GROUPS: MenuGroup[] = [
     {
         title: 'Main',

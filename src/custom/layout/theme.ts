@@ -1,6 +1,6 @@
 import { defaultDarkTheme, defaultTheme, type RaThemeOptions } from 'react-admin';
 
-/** Sidebar 240 px open, 64 px collapsed (spec §9). */
+/** Sidebar 240 px open, 64 px collapsed (docs/spec.md §9). */
 export const SIDEBAR_WIDTH = 240;
 export const SIDEBAR_CLOSED_WIDTH = 64;
 

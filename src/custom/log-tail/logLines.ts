@@ -5,7 +5,7 @@ export interface LogLine extends LogMessage {
     id: number;
 }
 
-/** Level colours (spec §2): debug gray, info blue, warn orange, error red. */
+/** Level colours (docs/spec.md §2): debug gray, info blue, warn orange, error red. */
 /**
  * Level colours (spec: debug gray, info blue, warn orange, error red), in shades dark enough on the light theme's
  * white and light enough on the dark theme's grey to read at WCAG AA contrast (4.5:1).

@@ -20,7 +20,7 @@ import { useLogin } from 'react-admin';
 import { endedReason } from '../../providers/session';
 import { loginErrorMessage } from './loginErrorMessage';
 
-/** The signed-out screen (spec §2), saying why the last session ended when it did not end by signing out here. */
+/** The signed-out screen (docs/spec.md §2), saying why the last session ended when it did not end by signing out here. */
 export const LoginPage = () => {
     const login = useLogin();
     const [ended] = useState(endedReason);

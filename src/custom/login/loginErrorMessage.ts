@@ -1,7 +1,7 @@
 import { LOGIN_FAILED } from '../../providers/session';
 
 /**
- * The toast for a failed sign-in (spec §8): the server's message when it sent one, 'Login failed' for a
+ * The toast for a failed sign-in (docs/spec.md §8): the server's message when it sent one, 'Login failed' for a
  * refused login without one, otherwise the error's own text ('Failed to fetch user data'), else 'Failed to log in'.
  */
 export function loginErrorMessage(error: unknown): string {

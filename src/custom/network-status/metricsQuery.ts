@@ -3,7 +3,7 @@ import type { Identifier } from 'react-admin';
 import type { ServerMetrics } from '../../../common/entities';
 import type { NodeMonitorDataProvider } from '../../providers/dataProvider';
 
-/** Metrics, monitor lists and counts refresh on their own every 30 s (spec §9), without a page reload. */
+/** Metrics, monitor lists and counts refresh on their own every 30 s (docs/spec.md §9), without a page reload. */
 export const REFRESH_MS = 30_000;
 
 /**

@@ -2,7 +2,7 @@ import { GlobalStyles } from '@mui/material';
 import { SnackbarProvider } from 'notistack';
 import type { ReactNode } from 'react';
 
-/** Toasts: at most 3 at once, bottom-left, auto-hidden after 5000 ms (spec §9). */
+/** Toasts: at most 3 at once, bottom-left, auto-hidden after 5000 ms (docs/spec.md §9). */
 export const TOAST_SETTINGS = {
     maxSnack: 3,
     autoHideDuration: 5000,

@@ -43,7 +43,7 @@ export const ServerDetail = () => {
         { target: 'server_id', id: serverId, ...ALL },
         { retry: retryUnlessClientError, onError: () => notify(MONITORS_FETCH_FAILED, { type: 'error' }) }
     );
-    // A failed services fetch is only logged (spec §8: list fetch failures), the table then shows empty.
+    // A failed services fetch is only logged (docs/spec.md §8: list fetch failures), the table then shows empty.
     const services = useGetManyReference<Service>(
         'services',
         { target: 'server_id', id: serverId, ...ALL },

@@ -7,7 +7,7 @@ import type { AccessUser } from '../../providers/canAccess';
 export const SUPER_ADMIN_ONLY = 'Only super admins can see this page.';
 
 /**
- * The route stays reachable by address (spec §6), but a user who is not a super admin gets a plain sentence
+ * The route stays reachable by address (docs/spec.md §6), but a user who is not a super admin gets a plain sentence
  * instead of an Add button, an empty list and a refused call's toast (or a log socket the server refuses).
  */
 export const SuperAdminOnly = ({ title, children }: { title: string; children: ReactNode }) => {

@@ -19,7 +19,7 @@ export function errorReason(error: unknown): string {
     return 'Unknown error';
 }
 
-/** The `message` the server answered with, if any (spec §8: "where the server returns a message field…"). */
+/** The `message` the server answered with, if any (docs/spec.md §8: "where the server returns a message field…"). */
 export function serverMessage(error: unknown): string | null {
     const body = (error as { body?: unknown } | null)?.body;
     const message = body && typeof body === 'object' ? (body as { message?: unknown }).message : undefined;

@@ -14,7 +14,7 @@ export interface ConfirmedDeleteOptions<T extends RaRecord> {
     onDeleted?: (record: T) => void;
     /** What else the delete affects, shown under the question. */
     details?: (record: T) => ReactNode;
-    /** The toast for a row without an id (spec §8: 'Invalid server ID'); nothing is sent then. */
+    /** The toast for a row without an id (docs/spec.md §8: 'Invalid server ID'); nothing is sent then. */
     invalidId?: string;
 }
 

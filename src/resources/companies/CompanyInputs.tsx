@@ -4,7 +4,7 @@ import type { Company } from '../../../common/entities';
 
 export const COMPANY_NAME_REQUIRED = 'Company name is required';
 
-/** Name is required once trimmed (spec §5). */
+/** Name is required once trimmed (docs/spec.md §5). */
 export const validateCompanyName = (value: unknown) =>
     typeof value === 'string' && value.trim() !== '' ? undefined : COMPANY_NAME_REQUIRED;
 

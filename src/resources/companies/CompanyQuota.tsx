@@ -5,7 +5,7 @@ import { MAX_CONCURRENT_CHECKS_LIMIT, MIN_INTERVAL_SECONDS_LIMIT, QUOTA_DEFAULTS
 import type { Company } from '../../../common/entities';
 
 /**
- * The company's share of the monitoring engine (issue 8), set by a super admin on the company page. Kept apart from
+ * The company's share of the monitoring engine, set by a super admin on the company page. Kept apart from
  * the spec's Name and Active fields: the Add/Edit dialog of the list does not show it, and a save from the dialog
  * leaves the stored quota as it is.
  */

@@ -9,7 +9,7 @@ const CompanyShow = lazyNamed(() => import('./CompanyShow'), 'CompanyShow');
 const CompanyCreate = lazyNamed(() => import('./CompanyCreate'), 'CompanyCreate');
 const CompanyEdit = lazyNamed(() => import('./CompanyEdit'), 'CompanyEdit');
 
-/** /companies, /companies/{id} (overview), /companies/add and /companies/{id}/edit (spec §2). */
+/** /companies, /companies/{id} (overview), /companies/add and /companies/{id}/edit (docs/spec.md §2). */
 export default {
     list: () => (
         <SuperAdminOnly title="Companies">

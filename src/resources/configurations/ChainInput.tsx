@@ -7,7 +7,7 @@ import type { Chain } from '../../../common/entities';
 import { retryUnlessClientError } from '../../custom/ui/retry';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 
-/** The chain directory's names (spec §2), cached for the session. */
+/** The chain directory's names (docs/spec.md §2), cached for the session. */
 export function useChains() {
     const dataProvider = useNodeMonitorDataProvider();
     return useQuery<Chain[]>({

@@ -26,7 +26,7 @@ export interface ConfigurationFormValues {
     chain_endpoints?: Partial<ChainEndpoint>[];
 }
 
-/** New configurations are enabled (spec §4). */
+/** New configurations are enabled (docs/spec.md §4). */
 export const configurationDefaults: ConfigurationFormValues = {
     name: '',
     chain: '',
@@ -50,7 +50,7 @@ const endpointsBody = (rows: Partial<ChainEndpoint>[]): ChainEndpoint[] =>
     });
 
 /**
- * The body sent for a configuration, or null when name or chain is missing (spec §5: nothing is sent).
+ * The body sent for a configuration, or null when name or chain is missing (docs/spec.md §5: nothing is sent).
  * company_id goes only with a super admin's choice; for others the API uses their own company. `hadEndpoints`: the
  * configuration was saved with chain endpoints (an empty list then clears them).
  */

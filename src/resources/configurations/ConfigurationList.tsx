@@ -23,7 +23,7 @@ const PAGE_SIZES = [PAGE_SIZE, PAGE_SIZE * 2, PAGE_SIZE * 4];
  * /configurations: filter bar and card grid. The server filters (search, company, enabled, the health derived from
  * the monitors), sorts and pages; each row carries its servers and monitors for the counts and the badge. The
  * filters live in the page, not the URL, so the route stays plain /configurations. A failed fetch is only logged
- * and the list shows empty (spec §8).
+ * and the list shows empty (docs/spec.md §8).
  */
 export const ConfigurationList = () => (
     <ListBase<Configuration>

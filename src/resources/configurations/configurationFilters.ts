@@ -21,7 +21,7 @@ export interface ConfigurationListFilter {
     is_enabled?: boolean;
 }
 
-/** The list opens on enabled configurations (spec §2, §9). */
+/** The list opens on enabled configurations (docs/spec.md §2, §9). */
 export const DEFAULT_LIST_FILTER: ConfigurationListFilter = { is_enabled: true };
 
 /** The bar's fields for a list filter. */

@@ -7,7 +7,7 @@ export const NOTHING_WATCHED = 'Nothing is watched: no monitors';
 export const HEALTH_LABELS: Record<Health, string> = { healthy: 'Healthy', warning: 'Warning', error: 'Error' };
 const HEALTH_COLORS = { healthy: 'success', warning: 'warning', error: 'error' } as const;
 
-/** Group badge of a set of monitors (spec §4): 'Error (n)', 'Warning (n)' or 'Healthy'. */
+/** Group badge of a set of monitors (docs/spec.md §4): 'Error (n)', 'Warning (n)' or 'Healthy'. */
 export const HealthBadge = ({ monitors }: { monitors: HealthFields[] }) => {
     if (monitors.length === 0) {
         // The spec's 'Healthy' stays, but not green: with no monitor nothing is known about the nodes.

@@ -4,7 +4,7 @@ import { type Health, type HealthFields, monitorHealth } from '../../../common/h
 
 export type HealthFilter = '' | Health;
 
-/** The status filter choices of spec §4; '' means all. */
+/** The status filter choices of docs/spec.md §4; '' means all. */
 export const HEALTH_FILTER_CHOICES: { value: HealthFilter; label: string }[] = [
     { value: '', label: 'All Status' },
     { value: 'healthy', label: 'Healthy' },

@@ -7,7 +7,7 @@ import { isDerivedSetting, isMonitorType } from './monitorForm';
 
 const BLOCK_DEFAULTS = defaultSettings('blockCheck');
 
-/** The chosen type's settings (spec §3): defaults, helper texts and bounds from the shared catalogue. */
+/** The chosen type's settings (docs/spec.md §3): defaults, helper texts and bounds from the shared catalogue. */
 export const MonitorSettingsInputs = () => {
     const type = useWatch({ name: 'type' });
     const tolerance = useWatch({ name: 'settings.blockCheck.miss_tolerance' });

@@ -74,13 +74,13 @@ export function settingsOf(type: MonitorType, values: Record<string, unknown> = 
 
 /**
  * Settings the dialog does not show: a URL check's own `name` is the monitor's name (as for the URL check a
- * service creates, spec §9), so the dialog has one Name field only.
+ * service creates, docs/spec.md §9), so the dialog has one Name field only.
  */
 export const isDerivedSetting = (type: MonitorType, key: string) => type === 'urlCheck' && key === 'name';
 
 /**
  * The monitor name is marked required, but an empty name is only reported once the type (and, where needed,
- * the server) is chosen, so 'Please select a type!' and 'Please select a server!' (spec §5) are not hidden by it.
+ * the server) is chosen, so 'Please select a type!' and 'Please select a server!' (docs/spec.md §5) are not hidden by it.
  */
 export const validateMonitorName = Object.assign(
     (value: unknown, values: Record<string, unknown>) => {
@@ -97,7 +97,7 @@ export const validateMonitorName = Object.assign(
     { isRequired: true }
 );
 
-/** POST/PUT /monitors body (spec §7): configuration_object is a JSON string; PUT carries the id. */
+/** POST/PUT /monitors body (docs/spec.md §7): configuration_object is a JSON string; PUT carries the id. */
 export function toMonitorBody(values: MonitorFormValues & { type: MonitorType }, configurationId: number) {
     const serverId = values.server_id === '' || values.server_id === undefined ? null : values.server_id;
     const name = values.name.trim();

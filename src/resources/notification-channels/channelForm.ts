@@ -92,7 +92,7 @@ export function toConfigurationObject(values: ChannelFormValues): string | null 
 }
 
 /**
- * Form-level validation (spec §5): every message at once, keyed by the field that shows it. `companyRequired` for a
+ * Form-level validation (docs/spec.md §5): every message at once, keyed by the field that shows it. `companyRequired` for a
  * super admin without a company of their own, for whom the API has no default company.
  */
 export function validateChannel(values: ChannelFormValues, companyRequired = false): Record<string, string> {

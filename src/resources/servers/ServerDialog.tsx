@@ -14,7 +14,7 @@ export interface ServerDialogProps {
     record?: Server;
 }
 
-/** POST/PUT /servers body (spec §7). */
+/** POST/PUT /servers body (docs/spec.md §7). */
 export const toServerBody = (values: Partial<Server>, configurationId: number) => ({
     name: (values.name ?? '').trim(),
     address: (values.address ?? '').trim(),
@@ -29,7 +29,7 @@ const TEXTS = {
     editFailed: 'Failed to edit server.',
 };
 
-/** Add/Edit Server: Name, Address and Is Enabled (default on). Name and address are free text (spec §5). */
+/** Add/Edit Server: Name, Address and Is Enabled (default on). Name and address are free text (docs/spec.md §5). */
 export function ServerDialog({ open, onClose, configurationId, record }: ServerDialogProps) {
     const { save, editing, error, resetError } = useSaveDialog<Server>('servers', record, TEXTS, () => onClose(true));
 

@@ -1,6 +1,6 @@
 import { PagePlaceholder } from '../../custom/ui/PagePlaceholder';
 
-/** /servers: servers have no list of their own (spec §2). */
+/** /servers: servers have no list of their own (docs/spec.md §2). */
 export const ServerList = () => (
     <PagePlaceholder title="Servers" text="Servers are managed from their configuration." />
 );

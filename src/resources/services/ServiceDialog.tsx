@@ -70,7 +70,7 @@ const initialValues = (server: ServiceDialogProps['server'], record?: Service | 
 
 type FieldErrors = Partial<Record<'name' | 'address' | 'type', string>>;
 
-/** POST/PUT /services body (spec §7). */
+/** POST/PUT /services body (docs/spec.md §7). */
 const toServiceBody = (values: ServiceValues, serverId: number) => ({
     name: values.name.trim(),
     type: values.type,

@@ -8,7 +8,7 @@ export type ServiceMonitorBody = Pick<
 >;
 
 /**
- * Monitors created with a service (spec §9): a URL check named like the service, on its address, and for a
+ * Monitors created with a service (docs/spec.md §9): a URL check named like the service, on its address, and for a
  * node_exporter also a disk-space check (threshold 80 %, alert sleep 30 min, check interval 60 s).
  */
 export function monitorsForService(

@@ -8,7 +8,7 @@ export const COMPANY_REQUIRED = 'Please select a company';
 /** Password message of the page form; the list dialog says 'Password is required for new users'. */
 export const PAGE_PASSWORD_REQUIRED = 'Please enter a password';
 export const DIALOG_PASSWORD_REQUIRED = 'Password is required for new users';
-/** Toast of a company picker whose companies could not be loaded (spec §8). */
+/** Toast of a company picker whose companies could not be loaded (docs/spec.md §8). */
 export const COMPANIES_LOAD_FAILED = 'Failed to load data!';
 
 /** A super admin sees every company and needs none (the account created at first start has none). */
@@ -30,7 +30,7 @@ export const userDefaults = {
 /** A user record as the form edits it: `company_id` filled from the nested company when absent. */
 export const toUserFormValues = (user: User) => ({ ...user, company_id: user.company_id ?? user.company?.id ?? null });
 
-/** The body sent for a user; raw_password only when filled in (spec §3). */
+/** The body sent for a user; raw_password only when filled in (docs/spec.md §3). */
 export const toUserBody = (data: Partial<User> & { raw_password?: string }) => {
     const body: Record<string, unknown> = {
         username: (data.username ?? '').trim(),

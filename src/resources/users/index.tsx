@@ -9,7 +9,7 @@ const UserShow = lazyNamed(() => import('./UserShow'), 'UserShow');
 const UserCreate = lazyNamed(() => import('./UserCreate'), 'UserCreate');
 const UserEdit = lazyNamed(() => import('./UserEdit'), 'UserEdit');
 
-/** /users, /users/{id} (overview), /users/add and /users/{id}/edit (spec §2). */
+/** /users, /users/{id} (overview), /users/add and /users/{id}/edit (docs/spec.md §2). */
 export default {
     list: () => (
         <SuperAdminOnly title="Users">

@@ -9,7 +9,7 @@ afterAll(async () => {
     await w?.t.close();
 });
 
-it('routing: omitted reads as spec §7, set on create, edited with PUT, bad values named, tenancy kept', async () => {
+it('routing: omitted reads as docs/spec.md §7, set on create, edited with PUT, bad values named, tenancy kept', async () => {
     const cfg = await w.configuration(w.admin.access);
     const channel = async (name: string) =>
         (

@@ -103,7 +103,7 @@ const press = (data: string, over: Partial<Parameters<FakeTelegram['press']>[0]>
 
 it('buttons on the alert; a press by an allowed user in the chat acts, is answered and loses its keyboard', async () => {
     const saved = await channel('Ops chat', { bot_token: TOKEN, chat_id: CHAT, allowed_user_ids: `${ALLOWED}, 222` });
-    // allow_actions is on by default and not stored: the object reads as spec §2 shows it, plus the new setting.
+    // allow_actions is on by default and not stored: the object reads as docs/spec.md §2 shows it, plus the new setting.
     expect(Object.keys(JSON.parse(saved.configuration_object)).sort()).toEqual([
         'allowed_user_ids',
         'bot_token',

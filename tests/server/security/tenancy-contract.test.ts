@@ -3,7 +3,7 @@ import { createWorld, type World } from '../config-fixtures';
 import { login, seedUser } from '../helpers';
 
 /**
- * Security checklist items 14–18 and 26–31 (on save), and the spec §7 contract details that guard tenancy:
+ * Security checklist items 14–18 and 26–31 (on save), and the docs/spec.md §7 contract details that guard tenancy:
  * link bodies, link ids of another configuration, the optional id in a monitor update, users for super admins only.
  */
 let w: World;
@@ -60,7 +60,7 @@ afterAll(() => w.t.close());
 
 const links = () => w.t.app.ctx.db.select().from(configurationChannels);
 
-describe('channel links (spec §7)', () => {
+describe('channel links (docs/spec.md §7)', () => {
     it('refuses a body configuration_id that differs from the path, and links nothing', async () => {
         const before = await links();
         for (const target of [a.other, b.configuration]) {
@@ -127,7 +127,7 @@ describe('channel links (spec §7)', () => {
     });
 });
 
-describe('PUT /monitors/:id (spec §7)', () => {
+describe('PUT /monitors/:id (docs/spec.md §7)', () => {
     it('accepts the optional id in the payload, and the path decides which monitor changes', async () => {
         const current = (await w.call('GET', `/api/monitors/${a.monitor}`, w.admin.access)).json();
         const res = await w.call('PUT', `/api/monitors/${a.monitor}`, w.admin.access, {

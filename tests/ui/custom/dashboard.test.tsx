@@ -85,7 +85,7 @@ describe('dashboard', () => {
             'href',
             '/servers/3'
         );
-        // No servers: healthy nodes cannot go below zero; no disk read yet: storage is 0 (spec §4).
+        // No servers: healthy nodes cannot go below zero; no disk read yet: storage is 0 (docs/spec.md §4).
         expect(statValue('Healthy Nodes')).toBe('0');
         expect(statValue('Storage Usage')).toBe('0%');
 

@@ -175,7 +175,7 @@ describe('session', () => {
             is_super_admin: false,
             company_id: 1,
         });
-        // Menu hiding only (spec §6): the page itself opens by address; the server answers 403.
+        // Menu hiding only (docs/spec.md §6): the page itself opens by address; the server answers 403.
         await expect(authProvider.canAccess?.({ resource: 'users', action: 'list' })).resolves.toBe(true);
         await expect(authProvider.canAccess?.({ resource: 'configurations', action: 'list' })).resolves.toBe(true);
         await expect(authProvider.canAccess?.({ resource: 'configurations', action: 'edit' })).resolves.toBe(false);

@@ -36,7 +36,7 @@ describe('canAccess', () => {
 });
 
 describe('canAccessPage', () => {
-    it('lets any signed-in user open every page, the super-admin ones included (spec §6)', () => {
+    it('lets any signed-in user open every page, the super-admin ones included (docs/spec.md §6)', () => {
         expect(canAccessPage(plain, { resource: 'users', action: 'list' })).toBe(true);
         expect(canAccessPage(plain, { resource: 'companies', action: 'edit' })).toBe(true);
         expect(canAccessPage(admin, { resource: 'users', action: 'create' })).toBe(true);

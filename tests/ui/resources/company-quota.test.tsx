@@ -60,7 +60,7 @@ describe('company engine quota', () => {
                 min_interval_seconds: 30,
             })
         );
-        // The spec's text, then the server's message (spec §8).
+        // The spec's text, then the server's message (docs/spec.md §8).
         expect(
             await screen.findByText(
                 'Failed to update company: min_interval_seconds: Min interval (seconds) must be at most 86400'

@@ -52,7 +52,7 @@ export const chains = [
     { name: 'cosmoshub', pretty_name: 'Cosmos Hub', chain_id: 'cosmoshub-4', bech32_prefix: 'cosmos' },
 ];
 
-/** `GET /api/configurations` as the server answers it: its filters (spec §2), sort and page over the given rows. */
+/** `GET /api/configurations` as the server answers it: its filters (docs/spec.md §2), sort and page over the given rows. */
 export const configurationsApi =
     (rows: () => Configuration[]): FakeHandler =>
     (request) =>
