@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import { ensurePrivateDir, tighten } from './data-dir';
+import { ensurePrivateDir, tighten } from './db/data-dir';
 
 /** Everything the server reads from its environment, validated once; nothing else reads process.env. */
 export interface AppConfig {

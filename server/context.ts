@@ -5,7 +5,7 @@ import type { Database, Db } from './db/client';
 import type { DatabaseHealth } from './db/outage';
 import type { Engine } from './engine/engine';
 import type { Watchdog } from './engine/watchdog';
-import type { EgressPolicies } from './egress-policies';
+import type { EgressPolicies } from './clients/egress-policies';
 import type { EventBus } from './events';
 import type { LogHub } from './logs/hub';
 import type { OutboxDispatcher } from './notify/outbox';

@@ -9,7 +9,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { ensurePrivateDir, tightenTree } from '../data-dir';
+import { ensurePrivateDir, tightenTree } from './data-dir';
 import * as schema from './schema';
 import { acquireDataDirLock } from './lock';
 

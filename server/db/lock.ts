@@ -1,6 +1,6 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir } from '../data-dir';
+import { ensurePrivateDir } from './data-dir';
 
 /**
  * PGlite has no cross-process lock, and two processes writing one data directory corrupt it. The lock file holds

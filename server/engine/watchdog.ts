@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context';
 import { outbox } from '../db/schema';
 import { ChannelWatch } from '../notify/channel-watch';
-import { HEALTH_REUSE_MS, recentRead } from '../recent-read';
+import { HEALTH_REUSE_MS, recentRead } from '../db/recent-read';
 
 /** No check started for this long while monitors are scheduled: the engine has stalled. */
 const STALL_MS = 2 * 60_000;

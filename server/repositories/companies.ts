@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { companies, configurations, notificationChannels, users } from '../db/schema';
 import type { CompanyRow } from '../db/schema';
 import { conflict, notFound } from '../errors';
-import { boolFilter, idFilter, type ListPlan, type ListSpec, paged, textFilter } from '../list-query';
+import { boolFilter, idFilter, type ListPlan, type ListSpec, paged, textFilter } from './list-query';
 
 export const toCompany = (r: CompanyRow): Company => ({
     id: r.id,

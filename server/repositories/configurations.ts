@@ -12,7 +12,7 @@ import {
 } from '../db/schema';
 import type { ConfigurationRow } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
-import { boolFilter, choiceFilter, idFilter, type ListPlan, type ListSpec, paged, textFilter } from '../list-query';
+import { boolFilter, choiceFilter, idFilter, type ListPlan, type ListSpec, paged, textFilter } from './list-query';
 import { groupBy, isUniqueViolation } from './group';
 import { monitorColumns, toMonitor } from './monitors';
 import { inScope, type Scope } from './scope';

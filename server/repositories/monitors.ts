@@ -12,7 +12,7 @@ import type { Db } from '../db/client';
 import { companies, configurations, monitors, servers, services } from '../db/schema';
 import type { MonitorRow } from '../db/schema';
 import { badRequest, notFound } from '../errors';
-import { boolFilter, choiceFilter, idFilter, type ListPlan, type ListSpec, paged, textFilter } from '../list-query';
+import { boolFilter, choiceFilter, idFilter, type ListPlan, type ListSpec, paged, textFilter } from './list-query';
 import { refusedTarget } from '../routes/fields';
 import { inScope, type Scope } from './scope';
 

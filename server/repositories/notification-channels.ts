@@ -7,7 +7,7 @@ import type { Db } from '../db/client';
 import { notificationChannels } from '../db/schema';
 import type { NotificationChannelRow } from '../db/schema';
 import { badRequest, notFound } from '../errors';
-import { boolFilter, choiceFilter, idFilter, type ListPlan, type ListSpec, paged, textFilter } from '../list-query';
+import { boolFilter, choiceFilter, idFilter, type ListPlan, type ListSpec, paged, textFilter } from './list-query';
 import { type ChannelConfig, validateChannelSettings } from '../notify/channels';
 import { inScope, type Scope } from './scope';
 

@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { configurations, monitors, servers } from '../db/schema';
 import type { ServerRow } from '../db/schema';
 import { badRequest, notFound } from '../errors';
-import { boolFilter, idFilter, type ListPlan, type ListSpec, paged, textFilter } from '../list-query';
+import { boolFilter, idFilter, type ListPlan, type ListSpec, paged, textFilter } from './list-query';
 import { groupBy } from './group';
 import { listMonitors } from './monitors';
 import { inScope, type Ref, type Scope } from './scope';

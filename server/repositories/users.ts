@@ -5,7 +5,7 @@ import type { Db } from '../db/client';
 import { companies, users } from '../db/schema';
 import type { UserRow } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
-import { boolFilter, idFilter, type ListPlan, type ListSpec, paged, textFilter } from '../list-query';
+import { boolFilter, idFilter, type ListPlan, type ListSpec, paged, textFilter } from './list-query';
 
 export interface UserBody {
     username: string;

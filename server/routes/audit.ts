@@ -14,7 +14,7 @@ import {
     sendRange,
     textFilter,
     toListQuery,
-} from '../list-query';
+} from '../repositories/list-query';
 import { answers } from './responses/answers';
 import { auditEntry } from './responses/entities';
 

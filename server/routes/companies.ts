@@ -5,7 +5,7 @@ import { MAX_CONCURRENT_CHECKS_LIMIT, MIN_INTERVAL_SECONDS_LIMIT } from '../../c
 import { requireSuperAdmin } from '../auth/guard';
 import type { CompanyRow } from '../db/schema';
 import { parseCidr } from '../clients/address-guard';
-import { listQuerySchema, planList, sendRange, toListQuery } from '../list-query';
+import { listQuerySchema, planList, sendRange, toListQuery } from '../repositories/list-query';
 import {
     createCompany,
     deleteCompany,

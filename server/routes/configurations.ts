@@ -8,7 +8,7 @@ import { requireWriter } from '../auth/guard';
 import { configurations } from '../db/schema';
 import { badRequest } from '../errors';
 import { uptimeOf, withUptime } from '../history/uptime-lists';
-import { listQuerySchema, planList, sendRange, toListQuery } from '../list-query';
+import { listQuerySchema, planList, sendRange, toListQuery } from '../repositories/list-query';
 import {
     createConfiguration,
     createLink,

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { failureSentence } from '../db/outage';
-import { HEALTH_REUSE_MS, recentRead } from '../recent-read';
+import { HEALTH_REUSE_MS, recentRead } from '../db/recent-read';
 import { timestamp } from './responses/answers';
 
 /** The engine's figures (engine/watchdog.ts), present where the engine runs. */

@@ -11,7 +11,7 @@ import {
     type IncidentOutcome,
 } from '../incidents/acknowledge';
 import { getIncident, type IncidentFilter, incidentStats, listIncidents, SORTABLE } from '../incidents/read';
-import { listQuerySchema, toListQuery } from '../list-query';
+import { listQuerySchema, toListQuery } from '../repositories/list-query';
 import { answers } from './responses/answers';
 import { incident, incidentStats as statsAnswer } from './responses/incidents';
 

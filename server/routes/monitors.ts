@@ -21,7 +21,7 @@ import { openIncidentsOf } from '../incidents/read';
 import { chainHaltsOf } from '../repositories/chain-halts';
 import { inScope } from '../repositories/scope';
 import { configurations } from '../db/schema';
-import { listQuerySchema, planList, sendRange, toListQuery } from '../list-query';
+import { listQuerySchema, planList, sendRange, toListQuery } from '../repositories/list-query';
 import { withUptime } from '../history/uptime-lists';
 import { withWarnings } from '../services/monitor-warnings';
 import { markSilenced } from '../silences/mark';

@@ -6,7 +6,7 @@ import { CHANNEL_TYPES } from '../../common/channel-types';
 import { companyScope } from '../auth/actor';
 import { requireWriter } from '../auth/guard';
 import { notificationChannels, type NotificationChannelRow } from '../db/schema';
-import { listQuerySchema, planList, sendRange, toListQuery } from '../list-query';
+import { listQuerySchema, planList, sendRange, toListQuery } from '../repositories/list-query';
 import {
     type ChannelBody,
     createChannel,

@@ -6,7 +6,7 @@ import { companyScope } from '../auth/actor';
 import { requireWriter } from '../auth/guard';
 import { sealAddress } from '../auth/url-credentials';
 import { configurations, servers } from '../db/schema';
-import { listQuerySchema, planList, sendRange, toListQuery } from '../list-query';
+import { listQuerySchema, planList, sendRange, toListQuery } from '../repositories/list-query';
 import { listMonitors } from '../repositories/monitors';
 import { markSilenced } from '../silences/mark';
 import {

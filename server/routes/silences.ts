@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { companyScope } from '../auth/actor';
 import { requireWriter } from '../auth/guard';
-import { listQuerySchema, pageOf, toListQuery } from '../list-query';
+import { listQuerySchema, pageOf, toListQuery } from '../repositories/list-query';
 import { createSilence, endSilence, listSilences, silenceBody } from '../silences/silences';
 import { createWindow, deleteWindow, endWindow, listWindows, updateWindow, windowBody } from '../silences/windows';
 import type { By } from '../silences/write';

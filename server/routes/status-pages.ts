@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { companyScope } from '../auth/actor';
 import { requireWriter } from '../auth/guard';
-import { listQuerySchema, pageOf, toListQuery } from '../list-query';
+import { listQuerySchema, pageOf, toListQuery } from '../repositories/list-query';
 import {
     createStatusPage,
     deleteStatusPage,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { User } from '../../common/entities';
 import { requireSuperAdmin } from '../auth/guard';
 import { forbidden } from '../errors';
-import { listQuerySchema, planList, sendRange, toListQuery } from '../list-query';
+import { listQuerySchema, planList, sendRange, toListQuery } from '../repositories/list-query';
 import { createUser, deleteUser, getUser, pageUsers, updateUser, userList } from '../repositories/users';
 import { endSessions } from '../services/sessions';
 import { type Change, mutate } from './mutate';

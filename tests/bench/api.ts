@@ -33,7 +33,7 @@ import { sql } from 'drizzle-orm';
 import type { MonitorType } from '../../common/monitor-types';
 import { hashPassword } from '../../server/auth/passwords';
 import { openDatabase } from '../../server/db/client';
-import { HEALTH_REUSE_MS } from '../../server/recent-read';
+import { HEALTH_REUSE_MS } from '../../server/db/recent-read';
 import { auditEntries, companies, configurations, monitors, servers, services, users } from '../../server/db/schema';
 
 const { values: argv } = parseArgs({

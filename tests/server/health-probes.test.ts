@@ -1,5 +1,5 @@
 import { stoppableDatabase } from '../support/db-faults';
-import { HEALTH_REUSE_MS } from '../../server/recent-read';
+import { HEALTH_REUSE_MS } from '../../server/db/recent-read';
 import { createTestApp, type TestApp } from './helpers';
 
 /**

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import type { EgressPolicy } from './clients/address-guard';
-import type { Db } from './db/client';
-import { companies } from './db/schema';
+import type { EgressPolicy } from './address-guard';
+import type { Db } from '../db/client';
+import { companies } from '../db/schema/index';
 
 const TTL_MS = 30_000;
 

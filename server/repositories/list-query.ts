@@ -2,7 +2,7 @@ import { and, asc, desc, ilike, inArray, eq, or, type SQL, sql } from 'drizzle-o
 import type { AnyPgColumn, PgSelect } from 'drizzle-orm/pg-core';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { badRequest } from './errors';
+import { badRequest } from '../errors';
 
 /**
  * react-admin's list parameters (`sort=["name","ASC"]`, `range=[0,24]`, `filter={"q":"x"}`), all optional: a bare

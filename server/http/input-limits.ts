@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { badRequest } from './errors';
+import { badRequest } from '../errors';
 
 /** Deeper than any configuration the console knows; a 5,000-level document overflows recursive code on its way. */
 export const MAX_JSON_DEPTH = 32;

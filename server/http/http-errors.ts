@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { failureSentence } from './db/outage';
-import { ApiError } from './errors';
+import { failureSentence } from '../db/outage';
+import { ApiError } from '../errors';
 import { setSecurityHeaders } from './security-headers';
 
 /** Turns every failure into react-admin's `{message, errors}`; a 5xx says nothing about its cause but logs it. */

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { count } from 'drizzle-orm';
-import { hashPassword } from './auth/passwords';
-import type { AppContext } from './context';
-import { users } from './db/schema';
+import { hashPassword } from './passwords';
+import type { AppContext } from '../context';
+import { users } from '../db/schema/index';
 
 /** On a database with no users, creates the first super admin; returns its password when it was generated. */
 export async function ensureFirstAdmin(ctx: AppContext): Promise<{ username: string; password: string } | null> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { companyScope } from './auth/actor';
+import { companyScope } from '../auth/actor';
 
 /** Past its freshness, an answer may still be served this many times as long while it is rebuilt. */
 const STALE_FACTOR = 4;
