@@ -1,0 +1,104 @@
+import type { outbox } from '../db/schema';
+import type { ChannelDefinition } from './channels';
+import { isDeliveryNotice, type NotificationRecord, parsePayload, withLink } from './record';
+
+/**
+ * More due rows than this in one channel go out as digests: at 20 messages a minute, a mass outage sent one by
+ * one would take hours to reach the chat.
+ */
+export const DIGEST_THRESHOLD = 3;
+
+type Row = typeof outbox.$inferSelect;
+
+/** One message of a channel and the rows it stands for (one row, a digest, or an alert with its late reminders). */
+export interface Outgoing {
+    rows: Row[];
+    message: unknown;
+    what: string;
+}
+
+/** A message to send for one row, with the later rows it also stands for (reminders that fell due meanwhile). */
+interface Planned {
+    row: Row;
+    rows: Row[];
+    record: NotificationRecord | null;
+}
+
+/**
+ * The messages for a channel's due rows, in order: digests when there are more than DIGEST_THRESHOLD, each test
+ * message on its own (it is meant to be seen as it is), else one message per row.
+ */
+export function planMessages(def: ChannelDefinition, dueRows: Row[], publicUrl: string | null): Outgoing[] {
+    const due = collapse(dueRows);
+    const out: Outgoing[] = [];
+    const digests = def.digests !== false && due.length > DIGEST_THRESHOLD;
+    for (let i = 0; i < due.length; ) {
+        const firstTest = due.findIndex((p, j) => j >= i && p.row.kind === 'test');
+        const run = due.slice(i, firstTest < 0 ? due.length : firstTest);
+        if (digests && run.length >= 2) {
+            const taken = digestOf(def, run);
+            out.push(taken.out);
+            i += taken.count;
+            continue;
+        }
+        const p = due[i];
+        if (!p) break;
+        out.push({ rows: p.rows, message: renderRow(def, p, publicUrl), what: `Notification (${p.row.kind})` });
+        i++;
+    }
+    return out;
+}
+
+/** One digest for as many whole planned messages at the start of `run` as it has room for, at least one. */
+function digestOf(def: ChannelDefinition, run: Planned[]): { out: Outgoing; count: number } {
+    const lines = run.flatMap((p) => p.rows);
+    const digest = def.renderDigest(lines);
+    // A digest stands for whole planned messages; the rows it leaves out start the next one.
+    let covered = 0;
+    let taken = 0;
+    while (taken < run.length && covered + (run[taken]?.rows.length ?? 0) <= digest.count) {
+        covered += run[taken]?.rows.length ?? 0;
+        taken++;
+    }
+    taken = Math.max(1, taken);
+    const rows = run.slice(0, taken).flatMap((p) => p.rows);
+    const message = rows.length === lines.length ? digest.message : def.renderDigest(rows).message;
+    return { out: { rows, message, what: `Digest of ${rows.length} notifications` }, count: taken };
+}
+
+/**
+ * Folds each reminder into an earlier due row of the same incident (its alert, or an earlier reminder): reminders
+ * that fell due while the destination could not be reached go out as one message saying the incident is still
+ * failing, never as a burst.
+ */
+function collapse(due: Row[]): Planned[] {
+    const out: Planned[] = [];
+    const openByIncident = new Map<string, Planned>();
+    for (const row of due) {
+        const payload = parsePayload(row.payload);
+        const record = payload && payload.kind !== 'test' && !isDeliveryNotice(payload) ? payload : null;
+        const earlier = record ? openByIncident.get(record.incidentId) : undefined;
+        if (record && earlier?.record && record.kind === 'reminder') {
+            earlier.rows.push(row);
+            earlier.record = {
+                ...earlier.record,
+                stillFailing: { at: record.at, reminders: (earlier.record.stillFailing?.reminders ?? 0) + 1 },
+            };
+            continue;
+        }
+        const planned: Planned = { row, rows: [row], record };
+        out.push(planned);
+        if (record && (record.kind === 'alert' || record.kind === 'reminder' || record.kind === 'flapping'))
+            openByIncident.set(record.incidentId, planned);
+        else if (record) openByIncident.delete(record.incidentId);
+    }
+    return out;
+}
+
+function renderRow(def: ChannelDefinition, p: Planned, publicUrl: string | null): unknown {
+    if (p.record) return def.render(withLink(p.record, publicUrl));
+    const payload = parsePayload(p.row.payload);
+    // Tests and delivery notices are rendered as they are: they stand for no incident of a monitor.
+    if (payload && (payload.kind === 'test' || isDeliveryNotice(payload))) return def.render(payload);
+    return def.renderText(p.row.text);
+}
