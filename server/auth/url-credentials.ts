@@ -74,26 +74,45 @@ export function hasPassword(address: string): boolean {
     return Boolean(split(address)?.password);
 }
 
+/** The scheme and host name without the port: a service on another port of its server's host. */
+function host(parts: Parts): string {
+    try {
+        return new URL(`${parts.prefix}${parts.rest}`).hostname.toLowerCase();
+    } catch {
+        return '';
+    }
+}
+
 /**
  * What to store for a submitted address: `address` (masked) for the column every read returns, `secret` (the
  * whole URL encrypted) or null when it holds no password. A password sent back masked keeps the stored one, as
- * long as the URL still points at the same origin (else the stored password would go to a new host).
+ * long as the URL still points at the same origin (else the stored password would go to a new host). A service's
+ * address starts as its server's, masked password included: `serverSecret` lends the server's password to the
+ * same user at the same scheme and host, on any port.
  */
 export function sealAddress(
     key: Uint8Array,
     submitted: string,
     storedSecret: string | null,
-    field = 'address'
+    field = 'address',
+    serverSecret: string | null = null
 ): { address: string; secret: string | null } {
     const p = split(submitted);
     if (!p?.password) return { address: submitted, secret: null };
     let full = submitted;
     if (isMask(p.password)) {
         const before = storedSecret ? split(openSecret(key, storedSecret)) : null;
-        if (!before?.password || origin(before) !== origin(p)) {
+        const server = serverSecret ? split(openSecret(key, serverSecret)) : null;
+        const password =
+            before?.password && origin(before) === origin(p)
+                ? before.password
+                : server?.password && server.user === p.user && host(server) === host(p) && host(p) !== ''
+                  ? server.password
+                  : null;
+        if (!password) {
             throw badRequest({ [field]: 'Enter the password again: no password is stored for this address' });
         }
-        full = `${p.prefix}${p.user}:${before.password}@${p.rest}`;
+        full = `${p.prefix}${p.user}:${password}@${p.rest}`;
     }
     return { address: maskAddress(full), secret: encryptSecret(key, full) };
 }

@@ -59,7 +59,7 @@ export async function findService(db: Db, scope: Scope, id: number): Promise<Ser
 }
 
 /** A server named in a body must be visible to the caller; another company's server reads as missing. */
-async function visibleServer(db: Db, scope: Scope, id: number) {
+export async function visibleServer(db: Db, scope: Scope, id: number) {
     try {
         return await findServer(db, scope, id);
     } catch (err) {

@@ -16,6 +16,7 @@ import {
     serviceDependents,
     serviceSecret,
     updateService,
+    visibleServer,
 } from '../repositories/services';
 import { assertTargetAllowed, enabledFlag, nameField, refId, targetAddress } from './fields';
 import { type Change, mutate, sentence } from './mutate';
@@ -70,7 +71,8 @@ export const serviceRoutes: FastifyPluginAsyncZod = async (app) => {
     const sealed = async (tx: Db, req: FastifyRequest, body: ServiceInput, id: number | null) => {
         if (id !== null) await findService(tx, scope(req), id);
         const stored = id === null ? null : await serviceSecret(tx, id);
-        const { address, secret } = sealAddress(key, body.address, stored);
+        const { server } = await visibleServer(tx, scope(req), body.server_id);
+        const { address, secret } = sealAddress(key, body.address, stored, 'address', server.addressSecret);
         return { ...fields(body), address, address_secret: secret };
     };
 

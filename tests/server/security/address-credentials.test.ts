@@ -136,3 +136,42 @@ describe('a password in a service address without slashes', () => {
         }
     );
 });
+
+describe("a service added with its server's masked address", () => {
+    it("keeps the server's password for the same user and host on the service's own port", async () => {
+        configuration = await w.configuration(w.admin.access, { name: 'Hub lent' });
+        const made = await w.call('POST', '/api/servers', w.admin.access, {
+            name: 'node-lent',
+            address: `http://ops:${SECRET}@10.0.0.7`,
+            configuration_id: configuration,
+        });
+        expect(made.statusCode, made.body).toBe(201);
+        // What the Add Service dialog proposes: the server's address as read (masked) with the type's port.
+        const service = await w.call('POST', '/api/services', w.admin.access, {
+            name: 'rpc',
+            type: 'rpc',
+            address: 'http://ops:••••@10.0.0.7:26657',
+            server_id: made.json().id,
+        });
+        expect(service.statusCode, service.body).toBe(201);
+        expect(service.json().address).toBe('http://ops:••••@10.0.0.7:26657');
+        const [row] = await w.t.app.ctx.db.select().from(services).where(eq(services.id, service.json().id));
+        expect(decryptSecret(key(), row?.addressSecret ?? '')).toBe(`http://ops:${SECRET}@10.0.0.7:26657`);
+    });
+
+    it.each([
+        ['another host', 'http://ops:••••@10.0.0.8:26657'],
+        ['another user', 'http://root:••••@10.0.0.7:26657'],
+    ])('refuses the mask for %s, naming the address', async (_, address) => {
+        const server = (await w.call('GET', '/api/servers', w.admin.access)).json() as { id: number; name: string }[];
+        const lent = server.find((s) => s.name === 'node-lent');
+        const res = await w.call('POST', '/api/services', w.admin.access, {
+            name: 'rpc-2',
+            type: 'rpc',
+            address,
+            server_id: lent?.id,
+        });
+        expect(res.statusCode, res.body).toBe(400);
+        expect(res.json().errors.address).toMatch(/Enter the password again/);
+    });
+});
