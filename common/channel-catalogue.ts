@@ -7,7 +7,7 @@ import type { ChannelType } from './channel-types';
  */
 export interface ChannelField {
     key: string;
-    /** Names the configuration_object key, as docs/spec.md §2 does for Telegram: 'Chat ID (chat_id)'. */
+    /** What the form calls the setting, in plain words ('Chat ID'); API errors add the key: 'Chat ID (chat_id)'. */
     label: string;
     /**
      * text: one trimmed line; number: a whole number; select: one of `choices`; map: an object of string values,
@@ -39,7 +39,7 @@ export const CHANNEL_CATALOGUE: Record<ChannelType, ChannelTypeInfo> = {
         fields: [
             {
                 key: 'bot_token',
-                label: 'Bot Token (bot_token)',
+                label: 'Bot Token',
                 kind: 'text',
                 required: true,
                 secret: true,
@@ -48,15 +48,17 @@ export const CHANNEL_CATALOGUE: Record<ChannelType, ChannelTypeInfo> = {
             },
             {
                 key: 'chat_id',
-                label: 'Chat ID (chat_id)',
+                label: 'Chat ID',
                 kind: 'text',
                 required: true,
                 requiredMessage: 'Please enter a chat ID!',
+                helperText:
+                    "Send your bot a message (in a group: /start@your_bot), then open https://api.telegram.org/bot<token>/getUpdates: the chat ID is message.chat.id (a group's is negative)",
             },
-            { key: 'topic_id', label: 'Topic ID (topic_id)', kind: 'text', required: false, helperText: 'Optional' },
+            { key: 'topic_id', label: 'Topic ID', kind: 'text', required: false, helperText: 'Optional' },
             {
                 key: 'allow_actions',
-                label: 'Allow Actions (allow_actions)',
+                label: 'Allow Actions',
                 kind: 'boolean',
                 required: false,
                 default: true,
@@ -64,7 +66,7 @@ export const CHANNEL_CATALOGUE: Record<ChannelType, ChannelTypeInfo> = {
             },
             {
                 key: 'allowed_user_ids',
-                label: 'Allowed User IDs (allowed_user_ids)',
+                label: 'Allowed User IDs',
                 kind: 'text',
                 required: false,
                 helperText:
@@ -77,7 +79,7 @@ export const CHANNEL_CATALOGUE: Record<ChannelType, ChannelTypeInfo> = {
         fields: [
             {
                 key: 'webhook_url',
-                label: 'Webhook URL (webhook_url)',
+                label: 'Webhook URL',
                 kind: 'text',
                 required: true,
                 secret: true,
@@ -91,7 +93,7 @@ export const CHANNEL_CATALOGUE: Record<ChannelType, ChannelTypeInfo> = {
         fields: [
             {
                 key: 'webhook_url',
-                label: 'Webhook URL (webhook_url)',
+                label: 'Webhook URL',
                 kind: 'text',
                 required: true,
                 secret: true,
@@ -105,7 +107,7 @@ export const CHANNEL_CATALOGUE: Record<ChannelType, ChannelTypeInfo> = {
         fields: [
             {
                 key: 'routing_key',
-                label: 'Routing Key (routing_key)',
+                label: 'Routing Key',
                 kind: 'text',
                 required: true,
                 secret: true,
@@ -114,7 +116,7 @@ export const CHANNEL_CATALOGUE: Record<ChannelType, ChannelTypeInfo> = {
             },
             {
                 key: 'severity_map',
-                label: 'Severity Map (severity_map)',
+                label: 'Severity Map',
                 kind: 'map',
                 required: false,
                 helperText: 'Optional JSON, e.g. {"critical": "error", "warning": "warning"}',
@@ -126,7 +128,7 @@ export const CHANNEL_CATALOGUE: Record<ChannelType, ChannelTypeInfo> = {
         fields: [
             {
                 key: 'url',
-                label: 'URL (url)',
+                label: 'URL',
                 kind: 'text',
                 required: true,
                 requiredMessage: 'Please enter a URL!',
@@ -134,7 +136,7 @@ export const CHANNEL_CATALOGUE: Record<ChannelType, ChannelTypeInfo> = {
             },
             {
                 key: 'secret',
-                label: 'Secret (secret)',
+                label: 'Secret',
                 kind: 'text',
                 required: true,
                 secret: true,
@@ -143,7 +145,7 @@ export const CHANNEL_CATALOGUE: Record<ChannelType, ChannelTypeInfo> = {
             },
             {
                 key: 'headers',
-                label: 'Headers (headers)',
+                label: 'Headers',
                 kind: 'map',
                 required: false,
                 secret: true,
@@ -157,14 +159,14 @@ export const CHANNEL_CATALOGUE: Record<ChannelType, ChannelTypeInfo> = {
         fields: [
             {
                 key: 'host',
-                label: 'SMTP Host (host)',
+                label: 'SMTP Host',
                 kind: 'text',
                 required: true,
                 requiredMessage: 'Please enter a host!',
             },
             {
                 key: 'port',
-                label: 'Port (port)',
+                label: 'Port',
                 kind: 'number',
                 required: true,
                 default: 587,
@@ -172,17 +174,17 @@ export const CHANNEL_CATALOGUE: Record<ChannelType, ChannelTypeInfo> = {
             },
             {
                 key: 'security',
-                label: 'Security (security)',
+                label: 'Security',
                 kind: 'select',
                 required: true,
                 choices: ['tls', 'starttls', 'none'],
                 default: 'starttls',
                 helperText: 'tls: port 465; starttls: port 587; none: no encryption',
             },
-            { key: 'username', label: 'Username (username)', kind: 'text', required: false, helperText: 'Optional' },
+            { key: 'username', label: 'Username', kind: 'text', required: false, helperText: 'Optional' },
             {
                 key: 'password',
-                label: 'Password (password)',
+                label: 'Password',
                 kind: 'text',
                 required: false,
                 secret: true,
@@ -190,14 +192,14 @@ export const CHANNEL_CATALOGUE: Record<ChannelType, ChannelTypeInfo> = {
             },
             {
                 key: 'from',
-                label: 'From (from)',
+                label: 'From',
                 kind: 'text',
                 required: true,
                 requiredMessage: 'Please enter a sender address!',
             },
             {
                 key: 'to',
-                label: 'To (to)',
+                label: 'To',
                 kind: 'text',
                 required: true,
                 requiredMessage: 'Please enter at least one recipient!',

@@ -72,7 +72,7 @@ afterAll(async () => {
 
 const toast = (text: string) => page.getByText(text, { exact: true }).first().waitFor();
 const dialog = () => page.getByRole('dialog');
-const field = (label: string) => dialog().getByRole('textbox', { name: label });
+const field = (label: string) => dialog().getByRole('textbox', { name: label, exact: true });
 
 interface Case {
     type: ChannelType;
@@ -101,10 +101,10 @@ const CASES: Case[] = [
         type: 'telegram',
         name: 'Ops chat',
         fields: [
-            ['Bot Token (bot_token)', '123456:ABCdefGhIJKlmNoPQRstuVWXyz'],
-            ['Chat ID (chat_id)', '-1001234567890'],
+            ['Bot Token', '123456:ABCdefGhIJKlmNoPQRstuVWXyz'],
+            ['Chat ID', '-1001234567890'],
         ],
-        secret: { label: 'Bot Token (bot_token)', value: '123456:ABCdefGhIJKlmNoPQRstuVWXyz' },
+        secret: { label: 'Bot Token', value: '123456:ABCdefGhIJKlmNoPQRstuVWXyz' },
         refuse: () => telegram.script.push(unauthorized),
         refusal: 'Unauthorized',
         arrived: () => telegram.sent.length,
@@ -120,8 +120,8 @@ const CASES: Case[] = [
     {
         type: 'discord',
         name: 'Ops Discord',
-        fields: [['Webhook URL (webhook_url)', '']],
-        secret: { label: 'Webhook URL (webhook_url)', value: DISCORD_TOKEN },
+        fields: [['Webhook URL', '']],
+        secret: { label: 'Webhook URL', value: DISCORD_TOKEN },
         refuse: () => discord.script.push(answers.discordUnknownWebhook),
         refusal: 'Discord: Unknown Webhook',
         arrived: () => discord.received.length,
@@ -134,8 +134,8 @@ const CASES: Case[] = [
     {
         type: 'slack',
         name: 'Ops Slack',
-        fields: [['Webhook URL (webhook_url)', '']],
-        secret: { label: 'Webhook URL (webhook_url)', value: 'slacksecretXYZ' },
+        fields: [['Webhook URL', '']],
+        secret: { label: 'Webhook URL', value: 'slacksecretXYZ' },
         refuse: () => slack.script.push(answers.slackNoService),
         refusal: 'Slack: no_service',
         arrived: () => slack.received.length,
@@ -149,10 +149,10 @@ const CASES: Case[] = [
         type: 'pagerduty',
         name: 'On-call',
         fields: [
-            ['Routing Key (routing_key)', ROUTING_KEY],
-            ['Severity Map (severity_map)', '{"warning": "info"}'],
+            ['Routing Key', ROUTING_KEY],
+            ['Severity Map', '{"warning": "info"}'],
         ],
-        secret: { label: 'Routing Key (routing_key)', value: ROUTING_KEY },
+        secret: { label: 'Routing Key', value: ROUTING_KEY },
         refuse: () => pagerduty.script.push(answers.pagerdutyInvalid),
         refusal: "PagerDuty: Event object is invalid (Length of 'routing_key' is incorrect (should be 32 characters))",
         arrived: () => pagerduty.received.length,
@@ -170,11 +170,11 @@ const CASES: Case[] = [
         type: 'webhook',
         name: 'Ops hook',
         fields: [
-            ['URL (url)', ''],
-            ['Secret (secret)', 'browser-secret'],
-            ['Headers (headers)', '{"X-Team": "ops"}'],
+            ['URL', ''],
+            ['Secret', 'browser-secret'],
+            ['Headers', '{"X-Team": "ops"}'],
         ],
-        secret: { label: 'Secret (secret)', value: 'browser-secret' },
+        secret: { label: 'Secret', value: 'browser-secret' },
         refuse: () => hook.script.push({ status: 403, body: 'signature rejected' }),
         refusal: 'The webhook answered HTTP 403',
         arrived: () => hook.received.length,
@@ -192,8 +192,8 @@ const CASES: Case[] = [
         },
         // A URL that is not http(s): the API's 400 shows under the field.
         before: async () => {
-            await field('URL (url)').fill('ftp://127.0.0.1/in');
-            await field('Secret (secret)').fill('browser-secret');
+            await field('URL').fill('ftp://127.0.0.1/in');
+            await field('Secret').fill('browser-secret');
             await dialog().getByRole('button', { name: 'Add' }).click();
             // Under the field (the dialog's own error line above its buttons says it too).
             await dialog().locator('.MuiFormHelperText-root', { hasText: 'URL must be an http(s) URL' }).waitFor();
@@ -203,15 +203,15 @@ const CASES: Case[] = [
         type: 'email',
         name: 'Ops mail',
         fields: [
-            ['SMTP Host (host)', '127.0.0.1'],
-            ['Port (port)', ''],
-            ['Username (username)', 'mailer'],
-            ['Password (password)', 'smtp-pass-secret'],
-            ['From (from)', 'Node Monitor <alerts@example.com>'],
-            ['To (to)', 'ops@example.com, oncall@example.com'],
+            ['SMTP Host', '127.0.0.1'],
+            ['Port', ''],
+            ['Username', 'mailer'],
+            ['Password', 'smtp-pass-secret'],
+            ['From', 'Node Monitor <alerts@example.com>'],
+            ['To', 'ops@example.com, oncall@example.com'],
         ],
-        selects: [['Security (security)', 'none']],
-        secret: { label: 'Password (password)', value: 'smtp-pass-secret' },
+        selects: [['Security', 'none']],
+        secret: { label: 'Password', value: 'smtp-pass-secret' },
         refuse: () => {
             smtp.refuseRecipients = 'No such user here';
         },
@@ -235,7 +235,7 @@ const value = (c: Case, label: string, given: string) => {
     if (c.type === 'discord') return `${discord.url}/api/webhooks/123456789012345678/${DISCORD_TOKEN}`;
     if (c.type === 'slack') return `${slack.url}/services/T000/B000/slacksecretXYZ`;
     if (c.type === 'webhook') return `${hook.url}/in`;
-    if (label === 'Port (port)') return String(smtp.port);
+    if (label === 'Port') return String(smtp.port);
     throw new Error(`no value for ${label}`);
 };
 

@@ -26,6 +26,9 @@ function asMap(v: unknown): Record<string, string> | null | undefined {
     return Object.keys(out).length > 0 ? out : undefined;
 }
 
+/** A setting as an API caller knows it: its label and the configuration_object key it sent, 'Chat ID (chat_id)'. */
+const named = (field: ChannelField) => `${field.label} (${field.key})`;
+
 /** One setting read as its kind: the value, undefined when absent or empty, or an error sentence. */
 function read(field: ChannelField, raw: unknown): { value?: ChannelSetting; error?: string } {
     if (raw === undefined || raw === null) return {};
@@ -33,29 +36,29 @@ function read(field: ChannelField, raw: unknown): { value?: ChannelSetting; erro
         case 'number': {
             const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
             if (typeof raw === 'string' && raw.trim() === '') return {};
-            return Number.isInteger(n) && n >= 0 ? { value: n } : { error: `${field.label} must be a whole number` };
+            return Number.isInteger(n) && n >= 0 ? { value: n } : { error: `${named(field)} must be a whole number` };
         }
         case 'select': {
             const t = asText(raw);
             if (!t) return {};
             return field.choices?.includes(t)
                 ? { value: t }
-                : { error: `${field.label} must be one of ${field.choices?.join(', ')}` };
+                : { error: `${named(field)} must be one of ${field.choices?.join(', ')}` };
         }
         case 'boolean': {
             if (typeof raw === 'boolean') return { value: raw };
             if (raw === 'true' || raw === 'false') return { value: raw === 'true' };
-            return { error: `${field.label} must be true or false` };
+            return { error: `${named(field)} must be true or false` };
         }
         case 'map': {
             const m = asMap(raw);
-            if (m === null) return { error: `${field.label} must be a JSON object of text values` };
+            if (m === null) return { error: `${named(field)} must be a JSON object of text values` };
             return m ? { value: m } : {};
         }
         default: {
             const t = asText(raw);
-            if (t === undefined) return { error: `${field.label} must be text` };
-            if (t.length > MAX_TEXT) return { error: `${field.label} is too long` };
+            if (t === undefined) return { error: `${named(field)} must be text` };
+            if (t.length > MAX_TEXT) return { error: `${named(field)} is too long` };
             return t ? { value: t } : {};
         }
     }
@@ -87,7 +90,7 @@ export function validateSettings(
             if (value !== undefined && value !== field.default) config[field.key] = value;
         } else if (value !== undefined) config[field.key] = value;
         else if (field.default !== undefined) config[field.key] = field.default;
-        else if (field.required) errors[field.key] = field.requiredMessage ?? `Please enter ${field.label}!`;
+        else if (field.required) errors[field.key] = field.requiredMessage ?? `Please enter ${named(field)}!`;
     }
     for (const [key, message] of Object.entries(check?.(config) ?? {})) errors[key] ??= message;
     return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, config };

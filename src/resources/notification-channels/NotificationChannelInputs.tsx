@@ -30,8 +30,8 @@ const ConfigurationObjectError = () => {
 };
 
 /**
- * The chosen type's settings, built from the channel catalogue: each label names its configuration_object key, as
- * docs/spec.md §2 does for Telegram; a saved secret arrives masked and is kept when sent back as is.
+ * The chosen type's settings, built from the channel catalogue, each under its plain label; a saved secret arrives
+ * masked and is kept when sent back as is.
  */
 const SettingInputs = ({ type }: { type: ChannelType }) => (
     <>

@@ -224,9 +224,9 @@ describe('notification channels', () => {
         renderApp('/notification-channels');
         await user.click(await screen.findByRole('button', { name: 'Edit channel Ops alerts' }));
         const dialog = await screen.findByRole('dialog');
-        const allow = within(dialog).getByRole('switch', { name: /allow_actions/ });
+        const allow = within(dialog).getByRole('switch', { name: 'Allow Actions' });
         expect(allow).not.toBeChecked();
-        await user.type(within(dialog).getByLabelText(/allowed_user_ids/), '111, 222');
+        await user.type(within(dialog).getByRole('textbox', { name: 'Allowed User IDs' }), '111, 222');
         await user.click(allow);
         expect(allow).toBeChecked();
         await user.click(within(dialog).getByRole('button', { name: 'Edit' }));
@@ -254,10 +254,17 @@ describe('notification channels', () => {
         // Spec §2: edit uses the same dialog, titled Add Notification Channel; its button reads Edit.
         expect(within(dialog).getByText('Add Notification Channel')).toBeInTheDocument();
         expect(within(dialog).getByRole('button', { name: 'Edit' })).toBeInTheDocument();
-        // The telegram fields name their keys (bot_token, chat_id, topic_id).
-        expect(within(dialog).getByLabelText(/bot_token/)).toHaveValue('••••AbCd');
-        expect(within(dialog).getByLabelText(/chat_id/)).toHaveValue('-1001');
-        expect(within(dialog).getByLabelText(/topic_id/)).toHaveValue('7');
+        // The telegram fields under plain labels, not their configuration_object keys; the chat ID says where to find it.
+        expect(within(dialog).getByRole('textbox', { name: 'Bot Token' })).toHaveValue('••••AbCd');
+        const chat = within(dialog).getByRole('textbox', { name: 'Chat ID' });
+        expect(chat).toHaveValue('-1001');
+        expect(chat).toHaveAccessibleDescription(
+            "Send your bot a message (in a group: /start@your_bot), then open https://api.telegram.org/bot<token>/getUpdates: the chat ID is message.chat.id (a group's is negative)"
+        );
+        expect(within(dialog).getByRole('textbox', { name: 'Topic ID' })).toHaveValue('7');
+        expect(
+            within(dialog).queryByText(/\((bot_token|chat_id|topic_id|allow_actions|allowed_user_ids)\)/)
+        ).toBeNull();
         expect(within(dialog).queryByRole('combobox', { name: /Company/ })).not.toBeInTheDocument();
 
         await user.click(within(dialog).getByRole('button', { name: 'Test' }));
