@@ -14,7 +14,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import type { AuditEntry } from '../../../common/entities';
 import { EmptyTable } from '../ui/EmptyTable';
 import { REFRESH_MS } from '../network-status/metricsQuery';
-import { formatDateTime } from '../ui/format';
+import { formatUtc } from '../ui/format';
 
 /** The audit list is bounded: the latest 100 entries, paged. */
 export const AUDIT_LIMIT = 100;
@@ -132,7 +132,7 @@ const AuditRows = ({ text, emptyText }: Pick<AuditTableProps, 'text' | 'emptyTex
                     <DataTable.Col
                         label={HEADERS[1]}
                         cellSx={() => ({ whiteSpace: 'nowrap' })}
-                        render={(entry: AuditEntry) => formatDateTime(entry.created_at)}
+                        render={(entry: AuditEntry) => formatUtc(entry.created_at)}
                     />
                     <DataTable.Col
                         label={HEADERS[2]}

@@ -5,6 +5,16 @@ export function formatDateTime(value: string | null | undefined): string {
     return Number.isNaN(date.getTime()) ? 'N/A' : date.toLocaleString();
 }
 
+/**
+ * Date and time in UTC, named: '2024-05-01 10:00:00 UTC', as the server writes times into audit sentences, so an
+ * entry's time and the times in its text read alike; N/A when missing or unreadable.
+ */
+export function formatUtc(value: string | null | undefined): string {
+    if (!value) return 'N/A';
+    const date = new Date(value);
+    return Number.isNaN(date.getTime()) ? 'N/A' : `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
 /** Date only, in the browser's locale; N/A when missing or unreadable. */
 export function formatDate(value: string | null | undefined): string {
     if (!value) return 'N/A';
