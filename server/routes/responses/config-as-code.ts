@@ -3,7 +3,7 @@ import { CHAIN_ENDPOINT_TYPES } from '../../../common/chain-endpoints';
 import { MONITOR_TYPES } from '../../../common/monitor-types';
 import { SERVICE_TYPES } from '../../../common/service-types';
 import type { ConfigDocument } from '../../config-as-code/document';
-import type { Plan } from '../../config-as-code/reconcile';
+import type { Plan } from '../../config-as-code/plan';
 import type { Expect, Same } from './answers';
 
 /** The export document as it is written (config-as-code/document.ts parses it back, with its defaults and rules). */
