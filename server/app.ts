@@ -17,6 +17,7 @@ import { sealStoredCredentials } from './db/seal-credentials';
 import { EgressPolicies } from './clients/egress-policies';
 import { Engine } from './engine/engine';
 import { Watchdog } from './engine/watchdog';
+import { HistoryPacker } from './history/packer';
 import { HistoryPruner } from './history/pruner';
 import { EventBus } from './events';
 import { frameworkErrors, registerErrorHandling } from './http/http-errors';
@@ -92,6 +93,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     const stopMaintenance = scheduleMaintenance(database, ctx.dbHealth, app.log);
     const incidentSweeper = new IncidentSweeper(ctx, app.log);
     const pruner = new HistoryPruner(ctx.db, config.history, app.log, ctx.dbHealth);
+    const packer = new HistoryPacker(ctx.db, config.history, app.log, ctx.dbHealth);
     // One hook, so the engine stops (and flushes) before the database closes.
     app.addHook('onClose', async () => {
         ctx.watchdog.stop();
@@ -101,6 +103,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         await ctx.telegramPollers?.stop();
         await incidentSweeper.stop();
         await pruner.stop();
+        await packer.stop();
         stopMaintenance();
         ctx.dbHealth.stop();
         await database.close();
@@ -154,7 +157,10 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
             ctx.telegramPollers.start();
             incidentSweeper.start();
             ctx.watchdog.start();
-            if (config.history.enabled) pruner.start();
+            if (config.history.enabled) {
+                pruner.start();
+                packer.start();
+            }
         }
         return { app, firstAdmin };
     } catch (err) {

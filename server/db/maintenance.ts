@@ -21,6 +21,7 @@ const BUSY_TABLES = [
     'history_5m',
     'history_1h',
     'history_1d',
+    'history_days',
     'disk_history',
 ];
 

@@ -1,15 +1,15 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { rowsOf } from './queries';
+import { rowsOf } from './rows';
 import { DAY_MS, HOUR_MS } from './rollup';
 
 /** Checks that were up (ok or warning) and all checks, by monitor and UTC day (`YYYY-MM-DD`). */
 export type DailyCounts = Map<number, Map<string, { up: number; total: number }>>;
 
 /**
- * The last `days` UTC days of each monitor, today included: whole days from the daily rollups, the rest of today's
- * finished hours from the hourly ones, and the current and previous hour (which the rollup may not have reached yet)
- * from the raw checks.
+ * The last `days` UTC days of each monitor, today included: whole days from the packed days and the daily rollups
+ * not packed yet, the rest of today's finished hours from the hourly ones, and the current and previous hour (which
+ * the rollup may not have reached yet) from the raw checks.
  */
 export async function dailyUptime(
     db: Db,
@@ -31,6 +31,9 @@ export async function dailyUptime(
             sum(up) as up, sum(total) as total from (
             select monitor_id, bucket, ok + warning as up, ok + warning + error as total from history_1d
             where monitor_id in (${ids}) and bucket >= ${iso(from)} and bucket < ${iso(today)}
+            union all
+            select monitor_id, day, ok + warning, ok + warning + error from history_days
+            where monitor_id in (${ids}) and day >= ${iso(from)} and day < ${iso(today)}
             union all
             select monitor_id, bucket, ok + warning, ok + warning + error from history_1h
             where monitor_id in (${ids}) and bucket >= ${iso(today)} and bucket < ${iso(edge)}

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { HistoryRetention } from '../config';
 import type { Db } from '../db/client';
 import type { DatabaseHealth } from '../db/outage';
+import { dayOf } from './days';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -54,7 +55,7 @@ export class HistoryPruner {
         await this.running;
     }
 
-    /** One step: the next monitors' and servers' expired rows. Returns the rows deleted. */
+    /** One step: the next monitors' and servers' expired rows. Returns the rows deleted (or emptied, packed days). */
     async step(nowMs = Date.now()): Promise<number> {
         try {
             const deleted = (await this.monitorsStep(nowMs)) + (await this.serversStep(nowMs));
@@ -113,6 +114,11 @@ export class HistoryPruner {
                 'history_1d',
                 sql`monitor_id in (${list}) and bucket < ${iso(nowMs - this.retention.hourlyDays * DAY_MS)}`
             ),
+            await this.deleteSome(
+                'history_days',
+                sql`monitor_id in (${list}) and day < ${iso(dayOf(nowMs - this.retention.hourlyDays * DAY_MS))}`
+            ),
+            await this.dropFiveMinutes(list, dayOf(nowMs - this.retention.fiveMinuteDays * DAY_MS)),
         ];
         c.again = counts.some((n) => n >= ROWS_PER_STEP);
         if (!c.again) c.after = ids[ids.length - 1] ?? 0;
@@ -144,7 +150,7 @@ export class HistoryPruner {
      */
     private async sweepDeletedMonitors(): Promise<number> {
         let deleted = 0;
-        for (const table of ['check_results', 'history_5m', 'history_1h', 'history_1d']) {
+        for (const table of ['check_results', 'history_5m', 'history_1h', 'history_1d', 'history_days']) {
             const t = sql.raw(table);
             const gone = await this.rows(sql`
                 with recursive ids(id) as (
@@ -160,6 +166,23 @@ export class HistoryPruner {
             deleted += await this.deleteSome(table, sql`monitor_id in (${list})`);
         }
         return deleted;
+    }
+
+    /**
+     * A packed day keeps its hours as long as the hourly rollups and its 5-minute buckets as long as those: the
+     * 5-minute part of the days whose whole span is past retention is cleared, ROWS_PER_STEP rows at a time.
+     */
+    private async dropFiveMinutes(list: SQL, beforeDay: number): Promise<number> {
+        const rows = await this.rows(sql`
+            with cleared as (
+                update history_days set five_minutes = null where ctid = any(array(
+                    select ctid from history_days where monitor_id in (${list})
+                        and day < ${new Date(beforeDay).toISOString()} and five_minutes is not null
+                    limit ${ROWS_PER_STEP}))
+                returning 1
+            )
+            select count(*) as n from cleared`);
+        return Number(rows[0]?.n ?? 0);
     }
 
     private async deleteSome(table: string, where: SQL): Promise<number> {

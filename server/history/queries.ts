@@ -1,18 +1,15 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { HistoryRetention } from '../config';
 import type { Db } from '../db/client';
+import { bucketOf, decodeDay, packedBuckets } from './days';
 import { daysUntilFull, PROJECTION_WINDOW_MS, roundDays } from './projection';
-import { DISK_BUCKET_MS, FIVE_MINUTES_MS, HOUR_MS, LEVEL_NAME, type Level } from './rollup';
+import { type Bucket, DISK_BUCKET_MS, FIVE_MINUTES_MS, HOUR_MS, LEVEL_NAME, type Level, mergeBuckets } from './rollup';
+import { rowsOf } from './rows';
 
 /** Reads of monitor and disk history. Callers check tenancy first (getMonitor / findServer answer 404). */
 
 const DAY_MS = 86_400_000;
 
-type Row = Record<string, unknown>;
-/** The rows of a raw query, whichever driver (PGlite or node-postgres) ran it. */
-export async function rowsOf(db: Db, query: SQL): Promise<Row[]> {
-    return ((await db.execute(query)) as unknown as { rows: Row[] }).rows;
-}
 type Tier = 'raw' | 'history_5m' | 'history_1h';
 
 export interface HistoryPoint {
@@ -73,43 +70,76 @@ export async function monitorHistory(
     const stepMs = Math.max(wanted, TIER_MS[tier]);
     const from = new Date(fromMs).toISOString();
     const to = new Date(toMs).toISOString();
-    const bucketOf = (col: string) => sql.raw(`floor(extract(epoch from ${col}) * 1000 / ${stepMs}) * ${stepMs}`);
-    const rows =
+    const points =
         tier === 'raw'
-            ? await rowsOf(
-                  db,
-                  sql`
-                select ${bucketOf('t')} as b,
-                    count(*) filter (where level = 0) as ok, count(*) filter (where level = 1) as warning,
-                    count(*) filter (where level = 2) as error, avg(latency_ms) as lat_avg, max(latency_ms) as lat_max,
-                    (array_agg(value order by t desc) filter (where value is not null))[1] as v_last,
-                    min(value) as v_min, max(value) as v_max
-                from check_results where monitor_id = ${monitorId} and t >= ${from} and t < ${to}
-                group by 1 order by 1`
-              )
-            : await rowsOf(
-                  db,
-                  sql`
-                select ${bucketOf('bucket')} as b,
-                    sum(ok) as ok, sum(warning) as warning, sum(error) as error,
-                    sum(latency_sum_ms) / nullif(sum(latency_count), 0) as lat_avg, max(latency_max_ms) as lat_max,
-                    (array_agg(value_last order by bucket desc) filter (where value_last is not null))[1] as v_last,
-                    min(value_min) as v_min, max(value_max) as v_max
-                from ${sql.raw(tier)} where monitor_id = ${monitorId} and bucket >= ${from} and bucket < ${to}
-                group by 1 order by 1`
+            ? (await rowsOf(db, rawPoints(monitorId, from, to, stepMs))).map((x) => ({
+                  t: new Date(Number(x.b)).toISOString(),
+                  ok: Number(x.ok),
+                  warning: Number(x.warning),
+                  error: Number(x.error),
+                  latency_avg_ms: round1(x.lat_avg),
+                  latency_max_ms: round1(x.lat_max),
+                  value_last: num(x.v_last),
+                  value_min: num(x.v_min),
+                  value_max: num(x.v_max),
+              }))
+            : stepPoints(
+                  [
+                      ...(await packedBuckets(
+                          db,
+                          monitorId,
+                          tier === 'history_5m' ? 'fiveMinutes' : 'hours',
+                          fromMs,
+                          toMs
+                      )),
+                      ...(await rollupRows(db, tier, monitorId, from, to)),
+                  ],
+                  stepMs
               );
-    const points = rows.map((x) => ({
-        t: new Date(Number(x.b)).toISOString(),
-        ok: Number(x.ok),
-        warning: Number(x.warning),
-        error: Number(x.error),
-        latency_avg_ms: round1(x.lat_avg),
-        latency_max_ms: round1(x.lat_max),
-        value_last: num(x.v_last),
-        value_min: num(x.v_min),
-        value_max: num(x.v_max),
-    }));
     return { step_seconds: stepMs / 1000, points };
+}
+
+function rawPoints(monitorId: number, from: string, to: string, stepMs: number): SQL {
+    return sql`
+        select floor(extract(epoch from t) * 1000 / ${stepMs}) * ${stepMs} as b,
+            count(*) filter (where level = 0) as ok, count(*) filter (where level = 1) as warning,
+            count(*) filter (where level = 2) as error, avg(latency_ms) as lat_avg, max(latency_ms) as lat_max,
+            (array_agg(value order by t desc) filter (where value is not null))[1] as v_last,
+            min(value) as v_min, max(value) as v_max
+        from check_results where monitor_id = ${monitorId} and t >= ${from} and t < ${to}
+        group by 1 order by 1`;
+}
+
+/** The rollup rows of days not packed yet (the current one, or an upgraded database's). */
+async function rollupRows(db: Db, tier: Tier, monitorId: number, from: string, to: string): Promise<Bucket[]> {
+    const rows = await rowsOf(
+        db,
+        sql`select monitor_id, extract(epoch from bucket) * 1000 as bucket_ms, ok, warning, error, latency_count,
+                latency_sum_ms, latency_max_ms, value_last, value_min, value_max
+            from ${sql.raw(tier)} where monitor_id = ${monitorId} and bucket >= ${from} and bucket < ${to}`
+    );
+    return rows.map(bucketOf);
+}
+
+/** Buckets summed into chart points of `stepMs`, oldest first; the last reading is the latest bucket's. */
+function stepPoints(buckets: Bucket[], stepMs: number): HistoryPoint[] {
+    const byStep = new Map<number, Bucket>();
+    for (const b of [...buckets].sort((x, y) => x.bucket - y.bucket)) {
+        const at = Math.floor(b.bucket / stepMs) * stepMs;
+        const prev = byStep.get(at);
+        byStep.set(at, prev ? mergeBuckets(prev, b) : { ...b, bucket: at });
+    }
+    return [...byStep.values()].map((b) => ({
+        t: new Date(b.bucket).toISOString(),
+        ok: b.ok,
+        warning: b.warning,
+        error: b.error,
+        latency_avg_ms: b.latencyCount > 0 ? round1(b.latencySumMs / b.latencyCount) : null,
+        latency_max_ms: round1(b.latencyMaxMs),
+        value_last: b.valueLast,
+        value_min: b.valueMin,
+        value_max: b.valueMax,
+    }));
 }
 
 export const UPTIME_PERIODS = { '24h': DAY_MS, '7d': 7 * DAY_MS, '30d': 30 * DAY_MS, '1y': 365 * DAY_MS } as const;
@@ -117,15 +147,21 @@ export type UptimePeriod = keyof typeof UPTIME_PERIODS;
 
 const ceilHour = (ms: number) => Math.ceil(ms / HOUR_MS) * HOUR_MS;
 
+/** Where a period from `from` counts raw checks (rawStart) and 5-minute buckets (fiveStart); hours before. */
+function uptimeEdges(from: number, nowMs: number, r: HistoryRetention) {
+    const rawStart = Math.max(from, ceilHour(nowMs - r.rawHours * HOUR_MS));
+    const fiveStart = Math.min(rawStart, Math.max(from, ceilHour(nowMs - r.fiveMinuteDays * DAY_MS)));
+    return { rawStart, fiveStart };
+}
+
 /**
  * Uptime (percent of checks not Error; null without checks) of a period, read without overlap: raw checks where
- * they are kept, 5-minute rollups before that, hourly rollups before those. Each edge is a whole hour, so no
- * bucket is counted twice.
+ * they are kept, 5-minute rollups before that, hourly rollups before those (rows of days not packed yet here; the
+ * packed days' buckets are added by monitorUptime). Each edge is a whole hour, so no bucket is counted twice.
  */
 function uptimeSources(monitorIds: number[], periodMs: number, nowMs: number, r: HistoryRetention) {
     const from = nowMs - periodMs;
-    const rawStart = Math.max(from, ceilHour(nowMs - r.rawHours * HOUR_MS));
-    const fiveStart = Math.min(rawStart, Math.max(from, ceilHour(nowMs - r.fiveMinuteDays * DAY_MS)));
+    const { rawStart, fiveStart } = uptimeEdges(from, nowMs, r);
     const ids = sql.raw(monitorIds.map((id) => Math.trunc(id)).join(',') || 'null');
     const iso = (ms: number) => new Date(ms).toISOString();
     return sql`
@@ -150,13 +186,30 @@ export async function monitorUptime(
     nowMs = Date.now()
 ): Promise<Record<UptimePeriod, number | null>> {
     const out = {} as Record<UptimePeriod, number | null>;
+    // Packed days count the same spans: hours before fiveStart, 5-minute buckets from it (by the hour once whole).
+    const hours = await packedBuckets(db, monitorId, 'hours', nowMs - UPTIME_PERIODS['1y'], nowMs);
     for (const [period, ms] of Object.entries(UPTIME_PERIODS) as [UptimePeriod, number][]) {
         const res = await rowsOf(
             db,
             sql`select sum(up) as up, sum(total) as total from (${uptimeSources([monitorId], ms, nowMs, r)}) s`
         );
         const row = res[0] as { up: unknown; total: unknown } | undefined;
-        out[period] = percent(Number(row?.up ?? 0), Number(row?.total ?? 0));
+        let [up, total] = [Number(row?.up ?? 0), Number(row?.total ?? 0)];
+        const from = nowMs - ms;
+        const { rawStart, fiveStart } = uptimeEdges(from, nowMs, r);
+        const wholeFrom = Math.min(rawStart, ceilHour(fiveStart));
+        const partial =
+            fiveStart < wholeFrom ? await packedBuckets(db, monitorId, 'fiveMinutes', fiveStart, wholeFrom) : [];
+        for (const b of [
+            ...hours.filter(
+                (h) => (h.bucket >= from && h.bucket < fiveStart) || (h.bucket >= wholeFrom && h.bucket < rawStart)
+            ),
+            ...partial,
+        ]) {
+            up += b.ok + b.warning;
+            total += b.ok + b.warning + b.error;
+        }
+        out[period] = percent(up, total);
     }
     return out;
 }
@@ -182,6 +235,9 @@ export async function uptime30d(db: Db, monitorIds: number[], nowMs = Date.now()
         db,
         sql`
         select monitor_id, sum(ok + warning) as up, sum(ok + warning + error) as total from (
+            select monitor_id, ok, warning, error from history_days
+            where monitor_id in (${ids}) and day >= ${iso(firstDay)} and day < ${iso(lastDay)}
+            union all
             select monitor_id, ok, warning, error from history_1d
             where monitor_id in (${ids}) and bucket >= ${iso(firstDay)} and bucket < ${iso(lastDay)}
             union all
@@ -200,6 +256,21 @@ export async function uptime30d(db: Db, monitorIds: number[], nowMs = Date.now()
     );
     for (const row of res as { monitor_id: unknown; up: unknown; total: unknown }[]) {
         out.set(Number(row.monitor_id), { up: Number(row.up), total: Number(row.total) });
+    }
+    // The partial first day (and the last, should it be packed already) by the hour from packed days.
+    const partial = await rowsOf(
+        db,
+        sql`select monitor_id, extract(epoch from day) * 1000 as day_ms, hours from history_days
+            where monitor_id in (${ids}) and day in (${iso(firstDay - DAY_MS)}, ${iso(lastDay)})`
+    );
+    for (const row of partial) {
+        for (const h of decodeDay(row, 'hours').hours) {
+            if (!((h.bucket >= from && h.bucket < firstDay) || (h.bucket >= lastDay && h.bucket < edge))) continue;
+            const c = out.get(h.monitorId) ?? { up: 0, total: 0 };
+            c.up += h.ok + h.warning;
+            c.total += h.ok + h.warning + h.error;
+            out.set(h.monitorId, c);
+        }
     }
     return out;
 }

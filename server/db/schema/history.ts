@@ -1,4 +1,14 @@
-import { doublePrecision, integer, pgTable, primaryKey, real, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+    customType,
+    doublePrecision,
+    integer,
+    pgTable,
+    primaryKey,
+    real,
+    smallint,
+    text,
+    timestamp,
+} from 'drizzle-orm/pg-core';
 import { servers } from './servers';
 
 /**
@@ -49,6 +59,27 @@ export const history1h = pgTable('history_1h', rollupColumns(), (t) => [
 export const history1d = pgTable('history_1d', rollupColumns(), (t) => [
     primaryKey({ columns: [t.monitorId, t.bucket] }),
 ]);
+
+const bytea = customType<{ data: Uint8Array }>({ dataType: () => 'bytea' });
+
+/**
+ * The rollups of one monitor and closed day, packed (server/history/packed.ts): the hourly buckets, the 5-minute
+ * ones (null past HISTORY_5M_DAYS) and the day's counts, for lists' uptime. history_5m / _1h / _1d hold the buckets
+ * of the days not packed yet (the current one, and what an upgraded database had); the packer moves them here.
+ */
+export const historyDays = pgTable(
+    'history_days',
+    {
+        monitorId: integer('monitor_id').notNull(),
+        day: timestamp('day', { withTimezone: true }).notNull(),
+        ok: integer('ok').notNull(),
+        warning: integer('warning').notNull(),
+        error: integer('error').notNull(),
+        hours: bytea('hours').notNull(),
+        fiveMinutes: bytea('five_minutes'),
+    },
+    (t) => [primaryKey({ columns: [t.monitorId, t.day] })]
+);
 
 /** Used % per mountpoint of a server, the last disk reading of each 15-minute bucket. */
 export const diskHistory = pgTable(

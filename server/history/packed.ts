@@ -1,0 +1,209 @@
+import { type Bucket, emptyBucket } from './rollup';
+
+/**
+ * The rollup buckets of one monitor and day in a few bytes each (history_days.hours / five_minutes): a row per
+ * bucket cost ~160 bytes with its index, this ~10 for a plain one. Per bucket with checks, in time order:
+ *   a flags byte; varint slots skipped since the previous bucket (flag 32); varint checks; warnings, errors (64);
+ *   with latency (1): the count when not every check's (128), the sum and the max above the average in tenths of a ms;
+ *   with a reading (flag 2): as decimals (scale 10^k, k in flag bits 3–4) the last value's change since the previous
+ *   bucket's, (last − min) and (max − last) as varints, or (flag 4) the three values as float64.
+ * Latency is kept to a tenth of a millisecond, the precision the API answers with.
+ */
+
+const VERSION = 1;
+const HAS_LATENCY = 1;
+const HAS_VALUE = 2;
+const FLOAT_VALUE = 4;
+const SCALE_SHIFT = 3;
+const SKIPS = 32;
+const PROBLEMS = 64;
+const SOME_LATENCY = 128;
+/** Integers up to this survive a float64 and the varint arithmetic below exactly. */
+const SAFE = 2 ** 51;
+
+class Writer {
+    private buf = new Uint8Array(256);
+    length = 0;
+
+    private room(n: number): void {
+        if (this.length + n <= this.buf.length) return;
+        const next = new Uint8Array(Math.max(this.buf.length * 2, this.length + n));
+        next.set(this.buf.subarray(0, this.length));
+        this.buf = next;
+    }
+
+    byte(b: number): void {
+        this.room(1);
+        this.buf[this.length++] = b;
+    }
+
+    /** Unsigned LEB128, by arithmetic: bit operators would cut numbers to 32 bits. */
+    varint(n: number): void {
+        let v = Math.max(0, Math.round(n));
+        while (v >= 128) {
+            this.byte((v % 128) + 128);
+            v = Math.floor(v / 128);
+        }
+        this.byte(v);
+    }
+
+    signed(n: number): void {
+        this.varint(n < 0 ? -2 * n - 1 : 2 * n);
+    }
+
+    float(n: number): void {
+        this.room(8);
+        new DataView(this.buf.buffer).setFloat64(this.length, n);
+        this.length += 8;
+    }
+
+    bytes(): Uint8Array {
+        return this.buf.slice(0, this.length);
+    }
+}
+
+class Reader {
+    private at = 0;
+    private readonly view: DataView;
+
+    constructor(private readonly buf: Uint8Array) {
+        this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    }
+
+    get done(): boolean {
+        return this.at >= this.buf.length;
+    }
+
+    byte(): number {
+        const b = this.buf[this.at++];
+        if (b === undefined) throw new Error('packed history ends early');
+        return b;
+    }
+
+    varint(): number {
+        let v = 0;
+        let scale = 1;
+        for (;;) {
+            const b = this.byte();
+            v += (b % 128) * scale;
+            if (b < 128) return v;
+            scale *= 128;
+        }
+    }
+
+    signed(): number {
+        const z = this.varint();
+        return z % 2 === 1 ? -(z + 1) / 2 : z / 2;
+    }
+
+    float(): number {
+        const v = this.view.getFloat64(this.at);
+        this.at += 8;
+        return v;
+    }
+}
+
+/** The smallest k (0..3) that writes all of `values` as whole numbers of 10^-k, or null. */
+function decimals(values: number[]): number | null {
+    for (let k = 0; k <= 3; k++) {
+        const f = 10 ** k;
+        if (values.every((v) => Math.abs(v * f) < SAFE && Math.round(v * f) / f === v)) return k;
+    }
+    return null;
+}
+
+/** What a reading's change is written against: the previous one at the same scale, when that is exact. */
+const base = (prev: number, f: number) => (Math.abs(prev * f) < SAFE ? Math.round(prev * f) : 0);
+
+/** Buckets of one monitor and day, each of `sizeMs`, starting at `day`, in any order (merged when two share a slot). */
+export function packBuckets(buckets: Bucket[], day: number, sizeMs: number): Uint8Array {
+    const w = new Writer();
+    w.byte(VERSION);
+    let nextSlot = 0;
+    let prevLast = 0;
+    for (const b of [...buckets].sort((x, y) => x.bucket - y.bucket)) {
+        const slot = Math.floor((b.bucket - day) / sizeMs);
+        if (slot < nextSlot) throw new Error('packBuckets needs one bucket per slot of its day');
+        const skipped = slot - nextSlot;
+        nextSlot = slot + 1;
+        const total = b.ok + b.warning + b.error;
+        const hasLatency = b.latencyCount > 0;
+        const value = b.valueLast !== null ? [b.valueLast, b.valueMin ?? b.valueLast, b.valueMax ?? b.valueLast] : null;
+        const k = value ? decimals(value) : null;
+        let flags = hasLatency ? HAS_LATENCY : 0;
+        if (value) flags |= HAS_VALUE | (k === null ? FLOAT_VALUE : k << SCALE_SHIFT);
+        if (skipped > 0) flags |= SKIPS;
+        if (b.warning > 0 || b.error > 0) flags |= PROBLEMS;
+        if (hasLatency && b.latencyCount !== total) flags |= SOME_LATENCY;
+        w.byte(flags);
+        if (flags & SKIPS) w.varint(skipped);
+        w.varint(total);
+        if (flags & PROBLEMS) {
+            w.varint(b.warning);
+            w.varint(b.error);
+        }
+        if (hasLatency) {
+            const sum = Math.round(b.latencySumMs * 10);
+            if (flags & SOME_LATENCY) w.varint(b.latencyCount);
+            w.varint(sum);
+            w.signed(Math.round((b.latencyMaxMs ?? 0) * 10) - Math.floor(sum / b.latencyCount));
+        }
+        if (value) {
+            const [last, min, max] = value as [number, number, number];
+            if (k === null) {
+                w.float(last);
+                w.float(min);
+                w.float(max);
+            } else {
+                const f = 10 ** k;
+                w.signed(Math.round(last * f) - base(prevLast, f));
+                w.varint(Math.round((last - min) * f));
+                w.varint(Math.round((max - last) * f));
+            }
+            prevLast = last;
+        }
+    }
+    return w.bytes();
+}
+
+export function unpackBuckets(bytes: Uint8Array, monitorId: number, day: number, sizeMs: number): Bucket[] {
+    const r = new Reader(bytes);
+    if (r.byte() !== VERSION) throw new Error('packed history of an unknown version');
+    const out: Bucket[] = [];
+    let slot = 0;
+    let prevLast = 0;
+    while (!r.done) {
+        const flags = r.byte();
+        if (flags & SKIPS) slot += r.varint();
+        const b = emptyBucket(monitorId, day + slot * sizeMs);
+        slot++;
+        const total = r.varint();
+        if (flags & PROBLEMS) {
+            b.warning = r.varint();
+            b.error = r.varint();
+        }
+        b.ok = total - b.warning - b.error;
+        if (flags & HAS_LATENCY) {
+            b.latencyCount = flags & SOME_LATENCY ? r.varint() : total;
+            const sum = r.varint();
+            b.latencySumMs = sum / 10;
+            b.latencyMaxMs = (Math.floor(sum / b.latencyCount) + r.signed()) / 10;
+        }
+        if (flags & HAS_VALUE) {
+            if (flags & FLOAT_VALUE) {
+                b.valueLast = r.float();
+                b.valueMin = r.float();
+                b.valueMax = r.float();
+            } else {
+                const f = 10 ** ((flags >> SCALE_SHIFT) & 3);
+                const last = base(prevLast, f) + r.signed();
+                b.valueLast = last / f;
+                b.valueMin = (last - r.varint()) / f;
+                b.valueMax = (last + r.varint()) / f;
+            }
+            prevLast = b.valueLast;
+        }
+        out.push(b);
+    }
+    return out;
+}
