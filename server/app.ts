@@ -5,6 +5,7 @@ import { validatorCompiler } from 'fastify-type-provider-zod';
 import { registerAnswerCache } from './http/answer-cache';
 import { registerAuthGuard } from './auth/guard';
 import { deriveKey } from './auth/keys';
+import { BackgroundParts } from './assembly/background';
 import { ensureFirstAdmin } from './auth/bootstrap';
 import { ChainDirectory } from './chains/directory';
 import { createHttpClient } from './clients/http';
@@ -15,20 +16,12 @@ import { scheduleMaintenance } from './db/maintenance';
 import { DatabaseHealth } from './db/outage';
 import { sealStoredCredentials } from './db/seal-credentials';
 import { EgressPolicies } from './clients/egress-policies';
-import { Engine } from './engine/engine';
-import { Watchdog } from './engine/watchdog';
-import { HistoryPacker } from './history/packer';
-import { HistoryPruner } from './history/pruner';
 import { EventBus } from './events';
 import { frameworkErrors, registerErrorHandling } from './http/http-errors';
 import { registerInputLimits } from './http/input-limits';
 import { createLogger } from './logger';
 import { LogHub } from './logs/hub';
-import { IncidentSweeper } from './incidents/sweeper';
-import { telegramActions } from './incidents/telegram-actions';
-import { OutboxDispatcher } from './notify/outbox';
 import { ActiveSilences } from './silences/active';
-import { TelegramPollers } from './notify/telegram/poller';
 import { registerOpenApi } from './http/openapi';
 import { registerRoutes } from './routes';
 import { responseSerializer } from './routes/responses/serializer';
@@ -72,9 +65,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         events: new EventBus(),
         logHub,
         engine: null,
-        outbox: null,
-        telegramPollers: null,
-        watchdog: null as unknown as Watchdog,
+        watchdog: null as unknown as AppContext['watchdog'],
         silences: new ActiveSilences(database.db),
         http,
         egress: new EgressPolicies(database.db),
@@ -88,22 +79,14 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
             secretsAtRest: deriveKey(config.appSecret, 'secrets-at-rest'),
         },
     };
-    ctx.watchdog = new Watchdog(ctx, app.log);
+    const background = new BackgroundParts(ctx, app.log);
+    ctx.watchdog = background.watchdog;
     app.decorate('ctx', ctx);
     const stopMaintenance = scheduleMaintenance(database, ctx.dbHealth, app.log);
-    const incidentSweeper = new IncidentSweeper(ctx, app.log);
-    const pruner = new HistoryPruner(ctx.db, config.history, app.log, ctx.dbHealth);
-    const packer = new HistoryPacker(ctx.db, config.history, app.log, ctx.dbHealth);
     // One hook, so the engine stops (and flushes) before the database closes.
     app.addHook('onClose', async () => {
-        ctx.watchdog.stop();
         ctx.silences.stop();
-        await ctx.engine?.stop();
-        await ctx.outbox?.stop();
-        await ctx.telegramPollers?.stop();
-        await incidentSweeper.stop();
-        await pruner.stop();
-        await packer.stop();
+        await background.stop();
         stopMaintenance();
         ctx.dbHealth.stop();
         await database.close();
@@ -147,21 +130,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
             if (!ctx.dbHealth.failed(err, 'the silences'))
                 app.log.warn(`Reading silences failed: ${(err as Error).message}`);
         });
-        if (config.engineEnabled) {
-            ctx.engine = new Engine(ctx, app.log);
-            await ctx.engine.start();
-            ctx.outbox = new OutboxDispatcher(ctx, app.log);
-            ctx.outbox.start();
-            // Telegram button presses acknowledge incidents and silence monitors from the chat.
-            ctx.telegramPollers = new TelegramPollers(ctx, app.log, { actions: telegramActions(ctx) });
-            ctx.telegramPollers.start();
-            incidentSweeper.start();
-            ctx.watchdog.start();
-            if (config.history.enabled) {
-                pruner.start();
-                packer.start();
-            }
-        }
+        if (config.engineEnabled) await background.start();
         return { app, firstAdmin };
     } catch (err) {
         await app.close();

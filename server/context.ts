@@ -8,9 +8,7 @@ import type { Watchdog } from './engine/watchdog';
 import type { EgressPolicies } from './clients/egress-policies';
 import type { EventBus } from './events';
 import type { LogHub } from './logs/hub';
-import type { OutboxDispatcher } from './notify/outbox';
 import type { ActiveSilences } from './silences/active';
-import type { TelegramPollers } from './notify/telegram/poller';
 
 /** What every route and background part of the app shares; decorated on the Fastify instance as `ctx`. */
 export interface AppContext {
@@ -28,9 +26,6 @@ export interface AppContext {
     chains: ChainDirectory;
     /** Null when ENGINE_ENABLED is off (API-only process, most tests). */
     engine: Engine | null;
-    outbox: OutboxDispatcher | null;
-    /** Telegram button presses (Acknowledge, Silence 1 h); runs with the engine. */
-    telegramPollers: TelegramPollers | null;
     /** Whether the engine checks on time and the outbox drains; sends the heartbeat. */
     watchdog: Watchdog;
     /** Silences and maintenance windows on now or later, by what they cover (server/silences/active.ts). */

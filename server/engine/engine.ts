@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppContext } from '../context';
+import type { ChainDirectory } from '../chains/directory';
+import type { EgressPolicies } from '../clients/egress-policies';
+import type { AppConfig } from '../config';
+import type { Db } from '../db/client';
+import type { DatabaseHealth } from '../db/outage';
+import type { EventBus } from '../events';
+import type { ActiveSilences } from '../silences/active';
 import { monitorStates } from '../db/schema';
 import type { ReadResult } from './check';
 import { ReadThread, type SourcedReading } from './readers';
@@ -25,6 +31,22 @@ import { QUOTA_DEFAULTS } from '../../common/company-quota';
 import { UpgradeHolds } from './upgrade-hold';
 import { DutyGroups } from './duty-group';
 import { hush } from '../silences/hush';
+
+/** What the engine takes of the app (built in server/assembly/background.ts): the store it writes, what a check needs. */
+export interface EnginePorts {
+    /** Monitors are read from it; health, state, audit, incident and outbox rows are written to it. */
+    db: Db;
+    dbHealth: DatabaseHealth;
+    /** Changes made through the API, which make it reload. */
+    events: Pick<EventBus, 'subscribe'>;
+    silences: Pick<ActiveSilences, 'coverOf'>;
+    egress: Pick<EgressPolicies, 'forCompany'>;
+    chains: Pick<ChainDirectory, 'prefixFor'>;
+    keys: { secretsAtRest: Uint8Array };
+    config: Pick<AppConfig, 'allowPrivateTargets'> & { history: Pick<AppConfig['history'], 'enabled'> };
+    /** The wall clock judged readings are stamped with (ms since epoch). */
+    clock?: () => number;
+}
 
 export interface EngineOptions {
     /**
@@ -84,12 +106,14 @@ export class Engine {
     private readonly observed = new Map<number, Observation>();
     private started = false;
     private fingerprint = '';
+    private readonly now: () => number;
 
     constructor(
-        private readonly ctx: AppContext,
+        private readonly ctx: EnginePorts,
         private readonly log: FastifyBaseLogger,
         private readonly opts: EngineOptions = {}
     ) {
+        this.now = ctx.clock ?? (() => Date.now());
         this.scheduler = new Scheduler((id) => this.runOnce(id), opts.concurrency ?? 256);
         this.reads = new ReadThread({ allowPrivate: ctx.config.allowPrivateTargets }, log);
         // Every check in flight listens for the engine's stop; hundreds at once are expected, not a leak.
@@ -264,7 +288,7 @@ export class Engine {
         const { reading, source } = await this.read(target, timeoutMs);
         if (this.controller.signal.aborted) return;
         const durationMs = performance.now() - startedAt;
-        const now = Date.now();
+        const now = this.now();
         if (target.type === 'nodeExporterDiskSpace' && reading.ok && target.server) {
             this.disks.record(target.server.id, reading.value as DiskMeasurement, new Date(now));
         }

@@ -1,7 +1,6 @@
 import { formatDuration } from '../../common/duration';
 import type { Verdict } from './check';
 import type { NotificationKind } from '../notify/record';
-import type { Hush } from '../silences/hush';
 
 /**
  * The alert state of one monitor, kept apart from its health (Grafana keeps rule health and instance state apart
@@ -33,6 +32,18 @@ import type { Hush } from '../silences/hush';
  * while a warning that comes back to stay is still told, at most 30 min late. A warning within an open Error
  * incident or a flapping episode sends nothing: that incident stays open as it is.
  */
+/**
+ * What a monitor's alert state remembers of a silence (or maintenance window) that held its messages back. Kept in
+ * the persisted alert state, saved in the same transaction as the outbox rows, so the one message owed when the
+ * silence ends goes out once: after a restart too, and never twice.
+ */
+export interface Hush {
+    /** Whether the channels were told of the open incident (its alert went out before the silence began). */
+    announced: boolean;
+    /** The recovery of an announced incident, held back during the silence: sent when it ends. */
+    owed?: Notification;
+}
+
 export type AlertStatus = 'normal' | 'pending' | 'alerting' | 'flapping';
 
 export interface AlertState {

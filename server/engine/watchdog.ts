@@ -1,7 +1,10 @@
 import { and, eq, gt, lte, min, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppContext } from '../context';
+import type { HttpClient } from '../clients/http';
+import type { AppConfig } from '../config';
+import type { Db } from '../db/client';
+import type { DatabaseHealth } from '../db/outage';
 import { outbox } from '../db/schema';
 import { ChannelWatch } from '../notify/channel-watch';
 import { HEALTH_REUSE_MS, recentRead } from '../db/recent-read';
@@ -18,6 +21,24 @@ const SAMPLE_MS = 15_000;
 const CHANNEL_WATCH_MS = 60_000;
 /** HEARTBEAT_URL is the operator's own setting, so it may sit on any network but cloud metadata (always refused). */
 const OPERATOR_POLICY = { allowedNetworks: ['0.0.0.0/0', '::/0'] };
+
+/** The engine's progress as the watchdog samples it. */
+export interface EngineProgress {
+    readonly running: boolean;
+    readonly stats: { scheduler: { started: number; lags: number[] }; monitors: number };
+}
+
+/** What the watchdog takes of the app (built in server/assembly/background.ts). */
+export interface WatchdogPorts {
+    /** The outbox it reads and the channels it watches. */
+    db: Db;
+    dbHealth: DatabaseHealth;
+    /** For the heartbeat. */
+    http: Pick<HttpClient, 'getText'>;
+    config: Pick<AppConfig, 'engineEnabled' | 'heartbeatUrl' | 'heartbeatIntervalSeconds'>;
+    /** This process's engine, once it runs; null where none does. */
+    engine: () => EngineProgress | null;
+}
 
 export interface EngineHealth {
     ok: boolean;
@@ -71,7 +92,7 @@ export class Watchdog {
     });
 
     constructor(
-        private readonly ctx: AppContext,
+        private readonly ctx: WatchdogPorts,
         private readonly log: FastifyBaseLogger,
         private readonly now: () => number = () => Date.now()
     ) {
@@ -94,7 +115,7 @@ export class Watchdog {
 
     /** Notes when the engine last started a check. */
     private sample(): void {
-        const started = this.ctx.engine?.stats.scheduler.started;
+        const started = this.ctx.engine()?.stats.scheduler.started;
         if (started !== undefined && started !== this.started) {
             this.started = started;
             this.progressAt = this.now();
@@ -103,7 +124,7 @@ export class Watchdog {
 
     async health(): Promise<EngineHealth> {
         this.sample();
-        const engine = this.ctx.engine;
+        const engine = this.ctx.engine();
         const now = this.now();
         const stats = engine?.stats;
         const lags = stats ? stats.scheduler.lags.slice(-1000).sort((a, b) => a - b) : [];

@@ -1,7 +1,9 @@
 import { and, eq, inArray, isNull, lt, notExists, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { formatDuration } from '../../common/duration';
-import type { AppContext } from '../context';
+import type { AppConfig } from '../config';
+import type { DatabaseHealth } from '../db/outage';
+import type { ActiveSilences } from '../silences/active';
 import type { Db } from '../db/client';
 import { configurationChannels, incidentEvents, incidents, monitors, notificationChannels } from '../db/schema';
 import { linksOf, openingRecord, queue } from './queue';
@@ -148,6 +150,14 @@ export async function pruneIncidents(db: Db, days: number, nowMs: number): Promi
     return removed;
 }
 
+/** What the sweeper takes of the app (built in server/assembly/background.ts). */
+export interface SweeperPorts {
+    db: Db;
+    dbHealth: DatabaseHealth;
+    silences: Pick<ActiveSilences, 'coverOf'>;
+    config: Pick<AppConfig, 'incidentRetentionDays'>;
+}
+
 /** Runs escalation every few seconds, closes orphans every minute, prunes hourly; started with the engine. */
 export class IncidentSweeper {
     private timer: NodeJS.Timeout | null = null;
@@ -156,7 +166,7 @@ export class IncidentSweeper {
     private prunedAt = 0;
 
     constructor(
-        private readonly ctx: AppContext,
+        private readonly ctx: SweeperPorts,
         private readonly log: FastifyBaseLogger,
         private readonly intervalMs = 5000
     ) {}

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppContext } from '../context';
+import type { Db } from '../db/client';
 import { companies, notificationChannels, outbox, users } from '../db/schema';
 import { channelDeliveries } from '../repositories/channel-delivery';
 import { deliveryNoticeHtml } from './delivery-notice';
@@ -24,7 +24,8 @@ export class ChannelWatch {
     private told: Map<number, Episode> | null = null;
 
     constructor(
-        private readonly ctx: AppContext,
+        /** The channels and the outbox it reads, and where it queues its notices. */
+        private readonly ctx: { db: Db },
         private readonly log: FastifyBaseLogger,
         private readonly now: () => number = () => Date.now()
     ) {}

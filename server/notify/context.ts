@@ -1,6 +1,6 @@
 import type { EgressPolicy } from '../clients/address-guard';
-import { withPolicy } from '../clients/http';
-import type { AppContext } from '../context';
+import { type HttpClient, withPolicy } from '../clients/http';
+import type { AppConfig } from '../config';
 import type { NotifyContext } from './channels/types';
 import { actionKey } from './telegram/callback-data';
 
@@ -12,8 +12,14 @@ const keyFor = (appSecret: string) => {
     return key;
 };
 
+/** What a sender needs of the app: the egress client and the providers' addresses. */
+export interface SenderPorts {
+    http: HttpClient;
+    config: Pick<AppConfig, 'telegramApiUrl' | 'pagerdutyEventsUrl' | 'allowPrivateTargets' | 'appSecret'>;
+}
+
 /** The senders' view of the app, on behalf of one company: its allowed networks apply to every destination. */
-export const notifyContext = (ctx: AppContext, policy: EgressPolicy): NotifyContext => ({
+export const notifyContext = (ctx: SenderPorts, policy: EgressPolicy): NotifyContext => ({
     http: withPolicy(ctx.http, policy),
     apiUrls: { telegram: ctx.config.telegramApiUrl, pagerduty: ctx.config.pagerdutyEventsUrl },
     allowPrivate: ctx.config.allowPrivateTargets,

@@ -1,12 +1,16 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelType } from '../../common/channel-types';
-import type { AppContext } from '../context';
+import type { EgressPolicies } from '../clients/egress-policies';
+import type { AppConfig } from '../config';
+import type { Db } from '../db/client';
+import type { DatabaseHealth } from '../db/outage';
+import type { EventBus } from '../events';
 import { notificationChannels, outbox } from '../db/schema';
 import { subscriberChannels } from '../status-pages/subscribers';
 import { CHANNELS, type ChannelConfig, type ChannelDefinition } from './channels';
 import type { NotifyContext, SendResult } from './channels/types';
-import { notifyContext } from './context';
+import { notifyContext, type SenderPorts } from './context';
 import { planMessages } from './message-plan';
 import { DeliveryOutcomes } from './outcomes';
 import { ChannelPacer, type Pacing } from './pacing';
@@ -19,6 +23,17 @@ const BATCH = 200;
 
 type Row = typeof outbox.$inferSelect;
 type Channel = typeof notificationChannels.$inferSelect;
+
+/** What the outbox takes of the app (built in server/assembly/background.ts): the queue it drains, the senders' needs. */
+export interface OutboxPorts extends SenderPorts {
+    db: Db;
+    dbHealth: DatabaseHealth;
+    /** Told of each delivery (NOTIFICATION_SENT). */
+    events: Pick<EventBus, 'emit'>;
+    egress: Pick<EgressPolicies, 'forCompany'>;
+    keys: { secretsAtRest: Uint8Array };
+    config: SenderPorts['config'] & Pick<AppConfig, 'publicUrl'>;
+}
 
 /**
  * Delivers queued notifications: per channel strictly in queue order (a message waits behind an earlier one
@@ -42,7 +57,7 @@ export class OutboxDispatcher {
     private readonly finishedAt = new Map<number, number>();
 
     constructor(
-        private readonly ctx: AppContext,
+        private readonly ctx: OutboxPorts,
         private readonly log: FastifyBaseLogger,
         private readonly pollMs = 1000,
         pacing: Partial<Pacing> = {}

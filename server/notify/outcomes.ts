@@ -24,7 +24,7 @@ function retryDelay(result: Refusal, attempts: number): number {
 export class DeliveryOutcomes {
     constructor(
         private readonly db: Db,
-        private readonly events: EventBus,
+        private readonly events: Pick<EventBus, 'emit'>,
         private readonly log: FastifyBaseLogger,
         private readonly now: () => number
     ) {}

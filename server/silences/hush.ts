@@ -1,19 +1,7 @@
 import { utc } from '../notify/format';
 import type { NotificationKind } from '../notify/record';
-import type { AlertState, Notification, Transition } from '../engine/transitions';
+import type { AlertState, Hush, Notification, Transition } from '../engine/transitions';
 import type { Cover } from './active';
-
-/**
- * What a monitor's alert state remembers of a silence (or maintenance window) that held its messages back. Kept in
- * the persisted alert state, saved in the same transaction as the outbox rows, so the one message owed when the
- * silence ends goes out once: after a restart too, and never twice.
- */
-export interface Hush {
-    /** Whether the channels were told of the open incident (its alert went out before the silence began). */
-    announced: boolean;
-    /** The recovery of an announced incident, held back during the silence: sent when it ends. */
-    owed?: Notification;
-}
 
 /** Kinds a silence holds back (warnings too); notices of planned upgrades still go out. */
 const HELD: ReadonlySet<NotificationKind> = new Set([

@@ -9,7 +9,11 @@ import {
     getUpdates,
     TelegramError,
 } from '../../clients/telegram';
-import type { AppContext } from '../../context';
+import type { EgressPolicies } from '../../clients/egress-policies';
+import type { HttpClient } from '../../clients/http';
+import type { AppConfig } from '../../config';
+import type { Db } from '../../db/client';
+import type { EventBus } from '../../events';
 import { auditEntries, notificationChannels, telegramUpdates } from '../../db/schema';
 import { channelConfig } from '../../repositories/notification-channels';
 import { setting } from '../channels/settings';
@@ -24,6 +28,18 @@ interface Watched {
     chatId: string;
     /** Telegram user ids allowed to press; null lets anyone in the chat. */
     allowedUserIds: string[] | null;
+}
+
+/** What the pollers take of the app (built in server/assembly/background.ts). */
+export interface PollerPorts {
+    /** The channels it polls for and the update offsets it saves. */
+    db: Db;
+    /** Channel changes, which make it read the channels again. */
+    events: Pick<EventBus, 'subscribe'>;
+    http: HttpClient;
+    egress: Pick<EgressPolicies, 'forCompany'>;
+    keys: { secretsAtRest: Uint8Array };
+    config: Pick<AppConfig, 'appSecret' | 'telegramApiUrl'>;
 }
 
 export interface PollerOptions {
@@ -68,7 +84,7 @@ export class TelegramPollers {
     private refreshing: Promise<void> | null = null;
 
     constructor(
-        private readonly ctx: AppContext,
+        private readonly ctx: PollerPorts,
         private readonly log: FastifyBaseLogger,
         private readonly opts: PollerOptions = {}
     ) {
