@@ -11,7 +11,7 @@ import {
     TextField,
 } from '@mui/material';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { DataTable, useGetList, useNotify } from 'react-admin';
 
 import type { ChannelLink, LinkRouting, NotificationChannel } from '../../../common/entities';
@@ -133,12 +133,11 @@ export const NotificationChannelsPanel = ({ configurationId, canWrite }: Notific
                             label="Actions"
                             align="right"
                             render={(link: ChannelLink) => (
-                                <>
-                                    <LinkRoutingInputs
-                                        link={link}
-                                        disabled={busy}
-                                        onChange={(routing) => route.mutate({ link, routing })}
-                                    />
+                                <LinkRoutingInputs
+                                    link={link}
+                                    disabled={busy}
+                                    onChange={(routing) => route.mutate({ link, routing })}
+                                >
                                     <Button
                                         size="small"
                                         color="error"
@@ -148,7 +147,7 @@ export const NotificationChannelsPanel = ({ configurationId, canWrite }: Notific
                                     >
                                         Remove
                                     </Button>
-                                </>
+                                </LinkRoutingInputs>
                             )}
                         />
                     )}
@@ -215,6 +214,8 @@ const EscalationInput = ({
             }}
             sx={{ width: 150 }}
             slotProps={{
+                // Shrunk at all times: the placeholder shows, and the label fits the field's width.
+                inputLabel: { shrink: true },
                 htmlInput: { min: 1, 'aria-label': `Escalate to ${link.notification_channel.name} after minutes` },
             }}
         />
@@ -222,22 +223,36 @@ const EscalationInput = ({
 };
 
 /**
- * A link's routing, beside its Remove button: which severities it sends (Error only, or warnings too), whether
- * recoveries and reminders go to this channel, and after how long unacknowledged an incident escalates to it.
+ * A link's routing, before its Remove button (`children`): which severities it sends (Error only, or warnings too),
+ * whether recoveries and reminders go to this channel, and after how long unacknowledged an incident escalates to
+ * it. Each control keeps its width and they wrap onto more lines where the cell is narrow, so no label is cut.
  */
 const LinkRoutingInputs = ({
     link,
     disabled,
     onChange,
+    children,
 }: {
     link: ChannelLink;
     disabled: boolean;
     onChange: (routing: LinkRouting) => void;
+    children: ReactNode;
 }) => (
-    <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, mr: 1 }}>
+    <Box
+        sx={{
+            display: 'flex',
+            flexWrap: 'wrap',
+            justifyContent: 'flex-end',
+            alignItems: 'center',
+            columnGap: 1,
+            rowGap: 1.5,
+            '& > *': { flexShrink: 0 },
+        }}
+    >
         <TextField
             select
             size="small"
+            fullWidth={false}
             label="Sends"
             value={link.min_severity ?? 'critical'}
             disabled={disabled}
@@ -272,5 +287,6 @@ const LinkRoutingInputs = ({
             }
         />
         <EscalationInput link={link} disabled={disabled} onChange={onChange} />
+        {children}
     </Box>
 );
