@@ -68,6 +68,31 @@ const whole = (element: Locator) =>
         return el.scrollWidth <= el.clientWidth && box.left >= 0 && box.right <= window.innerWidth && box.width > 0;
     });
 
+describe('on a phone (390 px)', () => {
+    beforeAll(() => page.setViewportSize({ width: 390, height: 844 }));
+    afterAll(() => page.setViewportSize({ width: 1440, height: 900 }));
+
+    it("shows a failing monitor's message first on the dashboard, within the screen", async () => {
+        let failed: { name: string; last_error: string | null }[] = [];
+        for (let tries = 0; !failed[0]?.last_error && tries < 60; tries++) {
+            await new Promise((resolve) => setTimeout(resolve, 1000));
+            failed = await call<typeof failed>('GET', '/monitors/failed');
+        }
+        const message = failed[0]?.last_error;
+        expect(message).toBeTruthy();
+        await page.goto(`${server.url}/`);
+        await page.getByRole('tab', { name: 'Critical Issues (1)' }).waitFor();
+        // The message's element: the cell, or the line, that also holds the incident's link.
+        const text = page.getByText(message ?? '');
+        await text.waitFor();
+        expect(await whole(text)).toBe(true);
+        const name = page.getByRole('link', { name: 'Status page', exact: true });
+        const [messageBox, nameBox] = [await text.boundingBox(), await name.boundingBox()];
+        expect(messageBox && nameBox && messageBox.y < nameBox.y).toBe(true);
+        expect(await page.getByRole('link', { name: 'View server hub-validator' }).isVisible()).toBe(true);
+    });
+});
+
 describe.each([
     [1440, 900],
     [390, 844],
