@@ -8,3 +8,6 @@ export function formatDuration(ms: number): string {
     if (h < 48) return `${h} h ${m % 60} min`;
     return `${Math.floor(h / 24)} d ${h % 24} h`;
 }
+
+/** A moment as messages and the audit trail state it: '2024-05-01 10:00:00 UTC'. */
+export const utc = (ms: number) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`;

@@ -1,6 +1,6 @@
 import { formatDuration } from '../../common/duration';
 import type { Verdict } from './check';
-import type { NotificationKind } from '../notify/record';
+import type { NotificationFacts, NotificationKind } from '../notify/record';
 
 /**
  * The alert state of one monitor, kept apart from its health (Grafana keeps rule health and instance state apart
@@ -41,7 +41,7 @@ export interface Hush {
     /** Whether the channels were told of the open incident (its alert went out before the silence began). */
     announced: boolean;
     /** The recovery of an announced incident, held back during the silence: sent when it ends. */
-    owed?: Notification;
+    owed?: NotificationFacts;
 }
 
 export type AlertStatus = 'normal' | 'pending' | 'alerting' | 'flapping';
@@ -85,31 +85,19 @@ export interface ChainIncident {
     network?: string;
 }
 
-/** What a notification tells: one list, defined with the records the channels read (engine → notify only). */
-export type { NotificationKind };
-
-export interface Notification {
-    kind: NotificationKind;
-    incidentId: string;
-    since: number;
-    /** For a recovery, how long the incident lasted. */
-    durationMs?: number;
-    /** What is wrong (alert, reminder) or what was wrong last (recovery). */
-    message: string | null;
-    /** The incident was a flapping episode rather than one outage. */
-    flapping?: boolean;
-}
+/** What a notification tells: one type, defined with the records the channels read (engine → notify only). */
+export type { NotificationFacts as Notification, NotificationKind };
 
 export interface Transition {
     state: AlertState;
-    notification: Notification | null;
+    notification: NotificationFacts | null;
     /** A sentence for the audit trail when the alert state or health level changed, else null. */
     change: string | null;
     /**
      * What a silence kept from the channels (server/silences/hush.ts): not sent, but the incident it opens, adds to
      * or closes is still recorded, so an outage inside a silence is an incident from the moment it began.
      */
-    held?: Notification;
+    held?: NotificationFacts;
     /** For a held recovery the channels are owed: when the silence or window ends and it is sent (ms). */
     heldUntil?: number;
     /** A planned state the target is in (an upgrade hold), not a problem of it: its change is logged at info. */

@@ -6,7 +6,7 @@ import type { IncidentRow } from '../db/schema';
 import { notFound } from '../errors';
 import { inScope, type Scope } from '../repositories/scope';
 import { RECOVERY_HELD, sqlNow } from './record';
-import { utc } from '../notify/format';
+import { utc } from '../../common/duration';
 
 /** The list's filter (react-admin `filter` JSON), already validated. */
 export interface IncidentFilter {

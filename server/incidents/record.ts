@@ -1,10 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { formatDuration } from '../../common/duration';
+import { formatDuration, utc } from '../../common/duration';
 import type { Db } from '../db/client';
 import { incidentEvents, incidents } from '../db/schema';
 import type { NotificationFacts, NotificationKind, NotificationRecord } from '../notify/record';
 import type { MonitorTarget } from '../engine/targets';
-import { utc } from '../notify/format';
 import { noticeSubscribers } from '../status-pages/subscribers';
 
 /** What writeTransitions hands over: one queued notification and where it comes from. */

@@ -3,7 +3,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import { companies, notificationChannels, outbox, users } from '../db/schema';
 import { channelDeliveries } from '../repositories/channel-delivery';
-import { deliveryNoticeHtml } from './delivery-notice';
+import { telegramHtml } from './format';
+import { deliveryNoticeMessage } from './message';
 import { type DeliveryNoticeRecord, isDeliveryNotice, parsePayload } from './record';
 
 /** A channel that has not delivered for this long is told to the super admins. */
@@ -125,7 +126,7 @@ export class ChannelWatch {
             this.log.warn(`${what} ${state}; no super admin's company has a channel to tell (the dashboard shows it)`);
             return;
         }
-        const text = deliveryNoticeHtml(notice);
+        const text = telegramHtml(deliveryNoticeMessage(notice));
         const payload = JSON.stringify(notice);
         await db.insert(outbox).values(recipients.map((r) => ({ channelId: r.id, kind: notice.kind, text, payload })));
         this.log.warn(`${what} ${state}: told ${recipients.length} super admin channel(s)`);

@@ -1,3 +1,4 @@
+import { plain } from './format';
 import { clipEscaped, SUMMARY_MAX } from './summary';
 
 /**
@@ -20,23 +21,12 @@ export interface Digest {
 
 const heading = (count: number) => `📋 <b>DIGEST</b>: ${count} notification${count === 1 ? '' : 's'}`;
 
-/**
- * The text of an HTML line, to be escaped again: a first line cut out of a message may hold a tag that closes on a
- * later line, and Telegram refuses a whole message (for good) over one unbalanced tag.
- */
-function plain(html: string): string {
-    return html
-        .replace(/<[^>]*>/g, '')
-        .replace(/&lt;/g, '<')
-        .replace(/&gt;/g, '>')
-        .replace(/&quot;/g, '"')
-        .replace(/&amp;/g, '&');
-}
-
 function lineOf(row: DigestRow): string {
     // A summary is built short and tag-free; anything else (a row without one, or one cut off elsewhere) is reduced.
     if (row.summary && row.summary.length <= SUMMARY_MAX) return row.summary;
     const html = row.summary || (row.text.split('\n', 1)[0] ?? '');
+    // Reduced to its text and escaped again: a first line cut out of a message may hold a tag that closes on a later
+    // line, and Telegram refuses a whole message (for good) over one unbalanced tag.
     return clipEscaped(plain(html).trim() || `notification #${row.id}`, SUMMARY_MAX);
 }
 

@@ -1,66 +1,34 @@
-import { formatDuration } from '../../common/duration';
+import { LINK_TEXT, type Message, notificationMessage } from './message';
 import type { NotificationFacts, NotificationSubject } from './record';
-
-type Notification = NotificationFacts;
 
 /** Telegram's HTML parse mode needs exactly these three escaped; everything user-typed goes through it. */
 export function escapeHtml(text: string): string {
     return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-export const utc = (ms: number) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
+/** The text of an HTML line: tags dropped, entities decoded (rows stored as Telegram HTML, and their summaries). */
+export function plain(html: string): string {
+    return html
+        .replace(/<[^>]*>/g, '')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, '&');
+}
 
-const HEADINGS: Record<Notification['kind'], string> = {
-    alert: '🔴 <b>ALERT</b>',
-    reminder: '🔁 <b>STILL FAILING</b>',
-    recovery: '✅ <b>RECOVERED</b>',
-    flapping: '🔀 <b>FLAPPING</b>',
-    'chain-stalled': '⛔ <b>CHAIN STALLED</b>',
-    'chain-resumed': '✅ <b>CHAIN RESUMED</b>',
-    'upgrade-notice': '📅 <b>UPGRADE SCHEDULED</b>',
-    'upgrade-height': '⏸️ <b>UPGRADE HEIGHT REACHED</b>',
-    warning: '⚠️ <b>WARNING</b>',
-    'warning-cleared': '✅ <b>WARNING CLEARED</b>',
-    acknowledged: '👀 <b>ACKNOWLEDGED</b>',
-};
-
-const WAS: Partial<Record<Notification['kind'], string>> = {
-    'chain-resumed': 'Was stalled',
-    'warning-cleared': 'Was in Warning',
-};
-
-const isChain = (n: Notification) =>
-    n.kind === 'chain-stalled' || n.kind === 'chain-resumed' || n.kind === 'upgrade-height';
-/** Notices tell of something planned rather than a problem. */
-const isNotice = (n: Notification) => n.kind === 'upgrade-notice' || n.kind === 'upgrade-height';
-
-const heading = (n: Notification) =>
-    n.kind === 'reminder' && n.flapping ? '🔀 <b>STILL FLAPPING</b>' : HEADINGS[n.kind];
-
-/** One message names the configuration, chain, server, monitor, what is wrong, since when and, on recovery, how long. */
-export function formatNotification(target: NotificationSubject, n: Notification, nowMs: number): string {
-    if (n.kind === 'acknowledged') {
-        // Short: the alert it answers is just above it in the chat; it names who took it on.
-        return [
-            `${heading(n)} ${escapeHtml(target.name)}`,
-            escapeHtml(n.message ?? 'Acknowledged'),
-            `<i>Incident ${escapeHtml(n.incidentId.slice(0, 8))}</i>`,
-        ].join('\n');
-    }
+/**
+ * A message in Telegram HTML (parse_mode HTML): the heading in bold after its sign, asides in italics, the link as
+ * an anchor, everything else escaped. Telegram is sent it, and every outbox row keeps it as its text.
+ */
+export function telegramHtml(m: Message): string {
     const lines = [
-        `${heading(n)} ${escapeHtml(isChain(n) ? target.configuration.chain : target.name)}`,
-        `Configuration: ${escapeHtml(target.configuration.name)} (${escapeHtml(target.configuration.chain)})`,
-        `Server: ${target.server ? escapeHtml(target.server.name) : '—'}`,
-        `Monitor: ${escapeHtml(target.name)} (${target.type})`,
+        `${m.icon} <b>${m.heading}</b> ${escapeHtml(m.name)}`,
+        ...m.lines.map((l) => (l.aside ? `<i>${escapeHtml(l.text)}</i>` : escapeHtml(l.text))),
     ];
-    if (n.kind === 'recovery' || n.kind === 'chain-resumed' || n.kind === 'warning-cleared') {
-        const was = WAS[n.kind] ?? (n.flapping ? 'Was flapping' : 'Was down');
-        lines.push(`${was} for ${formatDuration(n.durationMs ?? nowMs - n.since)}, since ${utc(n.since)}`);
-        if (n.message) lines.push(`Now: ${escapeHtml(n.message)}`);
-    } else {
-        lines.push(`${isNotice(n) ? 'Notice' : 'Problem'}: ${escapeHtml(n.message ?? 'no message')}`);
-        lines.push(`Since: ${utc(n.since)}${n.kind === 'reminder' ? ` (${formatDuration(nowMs - n.since)} ago)` : ''}`);
-    }
-    lines.push(`<i>Incident ${escapeHtml(n.incidentId.slice(0, 8))}</i>`);
+    if (m.url) lines.push(`<a href="${escapeHtml(m.url).replace(/"/g, '&quot;')}">${LINK_TEXT}</a>`);
     return lines.join('\n');
 }
+
+/** A notification's Telegram HTML, as its outbox rows keep it. */
+export const formatNotification = (subject: NotificationSubject, n: NotificationFacts, nowMs: number): string =>
+    telegramHtml(notificationMessage(subject, n, nowMs));

@@ -33,6 +33,7 @@ export interface NotificationSubject {
     server: { id: number; name: string } | null;
 }
 
+/** What the engine tells of one transition of a monitor: the facts every channel's message is built from. */
 export interface NotificationFacts {
     kind: NotificationKind;
     /** The same for the alert, its reminders and its recovery. */
@@ -40,7 +41,9 @@ export interface NotificationFacts {
     since: number;
     /** For a recovery, how long the incident lasted. */
     durationMs?: number;
+    /** What is wrong (alert, reminder) or what was wrong last (recovery). */
     message: string | null;
+    /** The incident was a flapping episode rather than one outage. */
     flapping?: boolean;
 }
 

@@ -1,25 +1,12 @@
 import { formatDuration } from '../../common/duration';
 import { escapeHtml } from './format';
+import { iconOf } from './message';
 import type { NotificationSubject } from './record';
 
 /** A digest holds a few dozen of these in one Telegram message, so each stays short. */
 export const SUMMARY_MAX = 300;
 /** Names are user-typed; one very long name must not crowd out the problem, which says most. */
 const NAME_MAX = 60;
-
-const ICONS: Record<string, string> = {
-    alert: '🔴',
-    reminder: '🔁',
-    recovery: '✅',
-    flapping: '🔀',
-    'chain-stalled': '⛔',
-    'chain-resumed': '✅',
-    'upgrade-notice': '📅',
-    'upgrade-height': '⏸️',
-    warning: '⚠️',
-    'warning-cleared': '✅',
-    acknowledged: '👀',
-};
 
 /**
  * What a line needs of a notification. `kind` is any string: kinds are added over time (flapping), and a line for
@@ -52,7 +39,7 @@ export function clipEscaped(raw: string, max: number): string {
 
 /** One compact line about a notification, e.g. `🔴 Mainnet · validator-1 · Block height: stalled · #1a2b3c4d`. */
 export function summaryLine(target: NotificationSubject, n: SummarySource, nowMs: number): string {
-    const icon = ICONS[n.kind];
+    const icon = iconOf(n.kind);
     const lead = icon ?? `⚠️ ${clipEscaped(n.kind, 20)}:`;
     const where = [target.configuration.name, target.server?.name ?? '—', target.name]
         .map((name) => clipEscaped(name, NAME_MAX))

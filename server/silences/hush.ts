@@ -1,4 +1,4 @@
-import { utc } from '../notify/format';
+import { utc } from '../../common/duration';
 import type { NotificationKind } from '../notify/record';
 import type { AlertState, Hush, Notification, Transition } from '../engine/transitions';
 import type { Cover } from './active';

@@ -5,7 +5,7 @@ import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { configurations, monitors, servers, silences } from '../db/schema';
 import { badRequest, notFound } from '../errors';
-import { utc } from '../notify/format';
+import { utc } from '../../common/duration';
 import { inScope, type Scope } from '../repositories/scope';
 import { fieldErrors, HORIZON_MS, instant, oneTarget, reasonField, targetRefs } from './fields';
 import { describeTarget, findTarget } from './targets';

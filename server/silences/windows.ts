@@ -5,7 +5,7 @@ import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { configurations, maintenanceWindows, servers } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
-import { utc } from '../notify/format';
+import { utc } from '../../common/duration';
 import { inScope, type Scope } from '../repositories/scope';
 import { readOnlyFields } from '../routes/schemas';
 import { fieldErrors, HORIZON_MS, instant, oneTarget, reasonField, targetRefs } from './fields';

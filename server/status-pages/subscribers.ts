@@ -14,7 +14,7 @@ import {
 } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { validateChannelSettings } from '../notify/channels';
-import { utc } from '../notify/format';
+import { utc } from '../../common/duration';
 import { fieldErrors } from '../silences/fields';
 
 /**

@@ -1,19 +1,7 @@
 import { HttpError, redact } from '../../clients/http';
+import { plain } from '../format';
 import { clipEscaped } from '../summary';
 import type { NotifyContext, SendResult } from './types';
-
-/** The words a message's link to the console reads (PUBLIC_URL). */
-export const LINK_TEXT = 'Open in Node Monitor';
-
-/** The text of an HTML line: tags dropped, entities decoded (Telegram-HTML rows and summaries, for plain types). */
-export function plain(html: string): string {
-    return html
-        .replace(/<[^>]*>/g, '')
-        .replace(/&lt;/g, '<')
-        .replace(/&gt;/g, '>')
-        .replace(/&quot;/g, '"')
-        .replace(/&amp;/g, '&');
-}
 
 /** `text` cut to `max` characters, marked with an ellipsis; never inside a surrogate pair. */
 export function clip(text: string, max: number): string {

@@ -1,14 +1,6 @@
-import {
-    probeHttp,
-    classifyStatus,
-    clip,
-    LINK_TEXT,
-    plainDigest,
-    retryAfterHeader,
-    unreachable,
-    plain,
-} from './common';
-import { plainMessage, titleOf, type PlainMessage } from './plain';
+import { plain } from '../format';
+import { LINK_TEXT, type Message, messageOf, textOf, titleOf } from '../message';
+import { probeHttp, classifyStatus, clip, plainDigest, retryAfterHeader, unreachable } from './common';
 import { setting } from './settings';
 import type { ChannelConfig, ChannelDefinition } from './types';
 
@@ -20,7 +12,7 @@ interface DiscordMessage {
 }
 
 const PATH = /^\/api(\/v\d+)?\/webhooks\/\d{1,20}\/[A-Za-z0-9_-]{1,200}\/?$/;
-const COLOURS: Record<PlainMessage['tone'], number> = {
+const COLOURS: Record<Message['tone'], number> = {
     bad: 0xe74c3c,
     unsettled: 0xe67e22,
     // Amber: a warning asks for a look, not for action now.
@@ -71,8 +63,8 @@ export const discord: ChannelDefinition<DiscordMessage> = {
     check,
     destination: (_ctx, config) => new URL(setting(config, 'webhook_url')).origin,
     render(record) {
-        const m = plainMessage(record);
-        return embed(titleOf(m), m.lines.map(escapeMarkdown).join('\n'), COLOURS[m.tone], m.url);
+        const m = messageOf(record);
+        return embed(titleOf(m), textOf(m).map(escapeMarkdown).join('\n'), COLOURS[m.tone], m.url);
     },
     renderText: (html) => {
         const [first = '', ...rest] = html.split('\n');

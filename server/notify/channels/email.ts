@@ -2,9 +2,9 @@ import dns from 'node:dns/promises';
 import { isIP, Socket } from 'node:net';
 import nodemailer from 'nodemailer';
 import { allowedNetworks, refusalReason, refusedHostName } from '../../clients/address-guard';
-import { escapeHtml } from '../format';
-import { clip, LINK_TEXT, plain, plainDigest } from './common';
-import { plainMessage, titleOf } from './plain';
+import { escapeHtml, plain } from '../format';
+import { LINK_TEXT, messageOf, textOf, titleOf } from '../message';
+import { clip, plainDigest } from './common';
 import { setting } from './settings';
 import type { ChannelConfig, ChannelDefinition, NotifyContext, SendResult } from './types';
 
@@ -129,8 +129,8 @@ export const email: ChannelDefinition<Mail> = {
     check,
     destination: (_ctx, config) => `${setting(config, 'host')}:${setting(config, 'port')}`,
     render(record) {
-        const m = plainMessage(record);
-        return mail(titleOf(m), m.lines, m.url);
+        const m = messageOf(record);
+        return mail(titleOf(m), textOf(m), m.url);
     },
     renderText: (html) => {
         const [first = '', ...rest] = html.split('\n');

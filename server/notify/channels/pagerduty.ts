@@ -1,6 +1,7 @@
-import { classifyStatus, clip, LINK_TEXT, plain, probeHttp, retryAfterHeader, unreachable } from './common';
+import { plain } from '../format';
+import { LINK_TEXT, messageOf, titleOf } from '../message';
 import { isDeliveryNotice } from '../record';
-import { plainMessage, titleOf } from './plain';
+import { classifyStatus, clip, probeHttp, retryAfterHeader, unreachable } from './common';
 import { setting } from './settings';
 import type { ChannelConfig, ChannelDefinition } from './types';
 
@@ -62,12 +63,11 @@ export const pagerduty: ChannelDefinition<PagerDutyEvent> = {
         }
         if (isDeliveryNotice(record)) {
             if (record.kind === 'channel-delivering') return { event_action: 'resolve', dedup_key: record.incidentId };
-            const m = plainMessage(record);
             return {
                 event_action: 'trigger',
                 dedup_key: record.incidentId,
                 payload: {
-                    summary: clip(`${titleOf(m)}: ${record.lastError ?? 'no error given'}`, 1024),
+                    summary: clip(`${titleOf(messageOf(record))}: ${record.lastError ?? 'no error given'}`, 1024),
                     source: 'Node Monitor',
                     severity: 'error',
                     custom_details: {
@@ -88,7 +88,7 @@ export const pagerduty: ChannelDefinition<PagerDutyEvent> = {
         }
         // PagerDuty's own acknowledgement of the incident it opened for the alert (same dedup_key).
         if (record.kind === 'acknowledged') return { event_action: 'acknowledge', dedup_key: record.incidentId };
-        const m = plainMessage(record);
+        const m = messageOf(record);
         const s = record.subject;
         return {
             event_action: 'trigger',

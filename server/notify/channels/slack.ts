@@ -1,14 +1,6 @@
-import {
-    classifyStatus,
-    clip,
-    LINK_TEXT,
-    plain,
-    plainDigest,
-    probeHttp,
-    retryAfterHeader,
-    unreachable,
-} from './common';
-import { plainMessage, titleOf } from './plain';
+import { plain } from '../format';
+import { LINK_TEXT, messageOf, textOf, titleOf } from '../message';
+import { classifyStatus, clip, plainDigest, probeHttp, retryAfterHeader, unreachable } from './common';
 import { setting } from './settings';
 import type { ChannelConfig, ChannelDefinition } from './types';
 
@@ -75,9 +67,9 @@ export const slack: ChannelDefinition<SlackMessage> = {
     check,
     destination: (_ctx, config) => new URL(setting(config, 'webhook_url')).origin,
     render(record) {
-        const m = plainMessage(record);
+        const m = messageOf(record);
         // Blocks have no colour: the warning tone (amber in Discord) is shown by the sign in its header.
-        return message(`${m.tone === 'warning' ? '⚠️ ' : ''}${titleOf(m)}`, m.lines.join('\n'), m.url);
+        return message(`${m.tone === 'warning' ? '⚠️ ' : ''}${titleOf(m)}`, textOf(m).join('\n'), m.url);
     },
     renderText: (html) => {
         const [first = '', ...rest] = html.split('\n');

@@ -1,13 +1,10 @@
 import { type InlineKeyboard, sendMessage, TelegramError } from '../../clients/telegram';
 import { buildDigest } from '../digest';
-import { deliveryNoticeHtml } from '../delivery-notice';
-import { isDeliveryNotice } from '../record';
-import { escapeHtml, formatNotification, utc } from '../format';
-import { formatDuration } from '../../../common/duration';
-import { LINK_TEXT, probeHttp } from './common';
+import { escapeHtml, telegramHtml } from '../format';
+import { messageOf } from '../message';
+import { probeHttp } from './common';
 import { setting } from './settings';
 import { signButton } from '../telegram/callback-data';
-import type { NotificationRecord } from '../record';
 import type { ChannelConfig, ChannelDefinition, NotifyContext } from './types';
 
 // Bot tokens look like `<bot id>:<secret>`; nothing outside this alphabet may reach the URL path they travel in.
@@ -36,9 +33,6 @@ export interface TelegramMessage {
     text: string;
     buttons?: { incidentId: string; monitorId: number };
 }
-
-/** Kinds that tell of a problem someone may take on: they carry the buttons. */
-const ACTIONABLE: readonly NotificationRecord['kind'][] = ['alert', 'reminder', 'flapping', 'chain-stalled'];
 
 /** The buttons, when the channel allows actions (`allow_actions`, on unless turned off) and they can be signed. */
 function keyboard(ctx: NotifyContext, config: ChannelConfig, message: TelegramMessage): InlineKeyboard | undefined {
@@ -74,18 +68,8 @@ export const telegram: ChannelDefinition<TelegramMessage> = {
                 text: `<b>Node Monitor</b>: test message for notification channel "${escapeHtml(record.channelName)}". Alerts will arrive here.`,
             };
         }
-        if (isDeliveryNotice(record)) return { text: deliveryNoticeHtml(record) };
-        const still = record.stillFailing;
-        const lines = [formatNotification(record.subject, record, record.at)];
-        if (still)
-            lines.push(`Still failing since ${utc(record.since)} (${formatDuration(still.at - record.since)} so far)`);
-        if (record.url) lines.push(`<a href="${escapeHtml(record.url).replace(/"/g, '&quot;')}">${LINK_TEXT}</a>`);
-        return {
-            text: lines.join('\n'),
-            ...(ACTIONABLE.includes(record.kind)
-                ? { buttons: { incidentId: record.incidentId, monitorId: record.subject.id } }
-                : {}),
-        };
+        const m = messageOf(record);
+        return { text: telegramHtml(m), ...(m.actions ? { buttons: m.actions } : {}) };
     },
     renderText: (html) => ({ text: html }),
     renderDigest(lines) {

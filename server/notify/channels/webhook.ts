@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { deliveryNoticeText } from '../delivery-notice';
+import { plain } from '../format';
+import { messageOf, textOf } from '../message';
 import { isDeliveryNotice, type NotificationRecord } from '../record';
-import { classifyStatus, plain, probeHttp, retryAfterHeader, unreachable } from './common';
+import { classifyStatus, probeHttp, retryAfterHeader, unreachable } from './common';
 import { setting } from './settings';
 import type { ChannelConfig, ChannelDefinition } from './types';
 
@@ -128,7 +129,7 @@ export const webhook: ChannelDefinition<Unsent> = {
                 configuration: null,
                 server: null,
                 monitor: null,
-                message: deliveryNoticeText(record).lines.join('\n'),
+                message: textOf(messageOf(record)).join('\n'),
                 since: new Date(record.since).toISOString(),
                 duration_seconds: failing ? null : Math.round((record.at - record.since) / 1000),
                 channel: { ...record.channel, company: record.company },

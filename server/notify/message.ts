@@ -1,0 +1,163 @@
+import { formatDuration, utc } from '../../common/duration';
+import {
+    type DeliveryNoticeRecord,
+    isDeliveryNotice,
+    type NotificationFacts,
+    type NotificationKind,
+    type NotificationSubject,
+    type OutgoingRecord,
+} from './record';
+
+/**
+ * What every channel is told, before any channel's markup: built once per notification here and rendered by each
+ * channel type in its own way (Telegram HTML, Discord and Slack markdown, a PagerDuty event, webhook JSON, a mail).
+ */
+export interface Message {
+    icon: string;
+    /** ALERT, STILL FAILING, RECOVERED, FLAPPING, STILL FLAPPING, CHAIN STALLED, …, TEST, CHANNEL …. */
+    heading: string;
+    /** What it is about: the monitor, the chain for a chain halt, or the channel for a delivery notice. */
+    name: string;
+    /** good (recovered, warning cleared), bad (failing), unsettled (flapping), warning or info (test, notices, acknowledgement). */
+    tone: 'good' | 'bad' | 'unsettled' | 'warning' | 'info';
+    /** The body, line by line, in plain text. */
+    lines: MessageLine[];
+    /** The console page it is about (PUBLIC_URL), which each type links in its own way. */
+    url?: string;
+    /** A problem someone may take on: the incident and monitor its Acknowledge and Silence buttons name. */
+    actions?: { incidentId: string; monitorId: number };
+}
+
+export interface MessageLine {
+    text: string;
+    /** A reference rather than news (the incident's short id): set in italics where the channel can. */
+    aside?: true;
+}
+
+/** The words a message's link to the console reads (PUBLIC_URL). */
+export const LINK_TEXT = 'Open in Node Monitor';
+
+const KINDS: Record<NotificationKind, { icon: string; heading: string }> = {
+    alert: { icon: '🔴', heading: 'ALERT' },
+    reminder: { icon: '🔁', heading: 'STILL FAILING' },
+    recovery: { icon: '✅', heading: 'RECOVERED' },
+    flapping: { icon: '🔀', heading: 'FLAPPING' },
+    'chain-stalled': { icon: '⛔', heading: 'CHAIN STALLED' },
+    'chain-resumed': { icon: '✅', heading: 'CHAIN RESUMED' },
+    'upgrade-notice': { icon: '📅', heading: 'UPGRADE SCHEDULED' },
+    'upgrade-height': { icon: '⏸️', heading: 'UPGRADE HEIGHT REACHED' },
+    warning: { icon: '⚠️', heading: 'WARNING' },
+    'warning-cleared': { icon: '✅', heading: 'WARNING CLEARED' },
+    acknowledged: { icon: '👀', heading: 'ACKNOWLEDGED' },
+};
+
+/** The sign a kind's messages and digest lines open with; undefined for a kind this build does not know. */
+export const iconOf = (kind: string): string | undefined => KINDS[kind as NotificationKind]?.icon;
+
+const WAS: Partial<Record<NotificationKind, string>> = {
+    'chain-resumed': 'Was stalled',
+    'warning-cleared': 'Was in Warning',
+};
+
+const ENDED: readonly NotificationKind[] = ['recovery', 'chain-resumed', 'warning-cleared'];
+const OF_CHAIN: readonly NotificationKind[] = ['chain-stalled', 'chain-resumed', 'upgrade-height'];
+/** Notices tell of something planned rather than a problem. */
+const NOTICES: readonly NotificationKind[] = ['upgrade-notice', 'upgrade-height'];
+/** Kinds that tell of a problem someone may take on: they carry the buttons. */
+const ACTIONABLE: readonly NotificationKind[] = ['alert', 'reminder', 'flapping', 'chain-stalled'];
+
+/** A notification's text, which may hold line breaks (a check's message), as lines of a message. */
+const linesOf = (text: string): MessageLine[] => text.split('\n').map((t) => ({ text: t }));
+
+function toneOf(n: NotificationFacts): Message['tone'] {
+    if (ENDED.includes(n.kind)) return 'good';
+    if (NOTICES.includes(n.kind) || n.kind === 'acknowledged') return 'info';
+    if (n.kind === 'warning') return 'warning';
+    return n.kind === 'flapping' || n.flapping ? 'unsettled' : 'bad';
+}
+
+/** One notification names the configuration, chain, server, monitor, what is wrong, since when and, on recovery, how long. */
+export function notificationMessage(subject: NotificationSubject, n: NotificationFacts, nowMs: number): Message {
+    const look = n.kind === 'reminder' && n.flapping ? { icon: '🔀', heading: 'STILL FLAPPING' } : KINDS[n.kind];
+    const incident: MessageLine = { text: `Incident ${n.incidentId.slice(0, 8)}`, aside: true };
+    const head = { ...look, tone: toneOf(n) };
+    if (n.kind === 'acknowledged') {
+        // Short: the alert it answers is just above it in the chat; it names who took it on.
+        return { ...head, name: subject.name, lines: [...linesOf(n.message ?? 'Acknowledged'), incident] };
+    }
+    const lines = [
+        `Configuration: ${subject.configuration.name} (${subject.configuration.chain})`,
+        `Server: ${subject.server ? subject.server.name : '—'}`,
+        `Monitor: ${subject.name} (${subject.type})`,
+    ];
+    if (ENDED.includes(n.kind)) {
+        const was = WAS[n.kind] ?? (n.flapping ? 'Was flapping' : 'Was down');
+        lines.push(`${was} for ${formatDuration(n.durationMs ?? nowMs - n.since)}, since ${utc(n.since)}`);
+        if (n.message) lines.push(`Now: ${n.message}`);
+    } else {
+        lines.push(`${NOTICES.includes(n.kind) ? 'Notice' : 'Problem'}: ${n.message ?? 'no message'}`);
+        lines.push(`Since: ${utc(n.since)}${n.kind === 'reminder' ? ` (${formatDuration(nowMs - n.since)} ago)` : ''}`);
+    }
+    return {
+        ...head,
+        name: OF_CHAIN.includes(n.kind) ? subject.configuration.chain : subject.name,
+        lines: [...lines.flatMap(linesOf), incident],
+        ...(ACTIONABLE.includes(n.kind) ? { actions: { incidentId: n.incidentId, monitorId: subject.id } } : {}),
+    };
+}
+
+const NOTICE_HEADINGS = {
+    failing: 'CHANNEL NOT DELIVERING',
+    delivering: 'CHANNEL DELIVERING AGAIN',
+    disabled: 'CHANNEL DISABLED WHILE FAILING',
+    deleted: 'CHANNEL DELETED WHILE FAILING',
+} as const;
+
+/** A delivery notice names the company, the channel and its type, since when, and the destination's last error. */
+export function deliveryNoticeMessage(r: DeliveryNoticeRecord): Message {
+    const failing = r.kind === 'channel-failing';
+    const lines = [`Company: ${r.company.name}`, `Channel: ${r.channel.name} (${r.channel.type})`];
+    if (failing) {
+        lines.push(`Not delivering since: ${utc(r.since)} (${formatDuration(r.at - r.since)})`);
+        lines.push(`Last error: ${r.lastError ?? 'none given'}`);
+        lines.push('Its notifications wait in the outbox and go out once it delivers again.');
+    } else {
+        lines.push(`Was not delivering for ${formatDuration(r.at - r.since)}, since ${utc(r.since)}`);
+    }
+    return {
+        icon: failing ? '📵' : '✅',
+        heading: NOTICE_HEADINGS[failing ? 'failing' : (r.ended ?? 'delivering')],
+        name: r.channel.name,
+        lines: lines.map((text) => ({ text })),
+        tone: failing ? 'bad' : 'good',
+    };
+}
+
+/** The message of any record a channel is sent: a notification (with its late reminders and link), a notice, a test. */
+export function messageOf(record: OutgoingRecord): Message {
+    if (isDeliveryNotice(record)) return deliveryNoticeMessage(record);
+    if (record.kind === 'test') {
+        return {
+            icon: 'ℹ️',
+            heading: 'TEST',
+            name: 'Node Monitor',
+            lines: [
+                { text: `Test message for notification channel "${record.channelName}". Alerts will arrive here.` },
+            ],
+            tone: 'info',
+        };
+    }
+    const m = notificationMessage(record.subject, record, record.at);
+    const still = record.stillFailing;
+    if (still) {
+        const so = `Still failing since ${utc(record.since)} (${formatDuration(still.at - record.since)} so far)`;
+        m.lines.push({ text: so });
+    }
+    return record.url ? { ...m, url: record.url } : m;
+}
+
+/** `[ALERT] Block height`: the e-mail subject and the one-line summary of the chat types. */
+export const titleOf = (m: Message) => `[${m.heading}] ${m.name}`;
+
+/** The body as plain text lines, for the types without markup of their own. */
+export const textOf = (m: Message) => m.lines.map((l) => l.text);
