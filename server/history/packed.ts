@@ -7,7 +7,8 @@ import { type Bucket, emptyBucket } from './rollup';
  *   with latency (1): the count when not every check's (128), the sum and the max above the average in tenths of a ms;
  *   with a reading (flag 2): as decimals (scale 10^k, k in flag bits 3–4) the last value's change since the previous
  *   bucket's, (last − min) and (max − last) as varints, or (flag 4) the three values as float64.
- * Latency is kept to a tenth of a millisecond, the precision the API answers with.
+ * Latency is kept to a tenth of a millisecond, the precision the API answers with; a reading with more than three
+ * decimals (a used %) to three, a thousandth of a percent point: 24 bytes a bucket would be most of the day's size.
  */
 
 const VERSION = 1;
@@ -103,13 +104,17 @@ class Reader {
     }
 }
 
-/** The smallest k (0..3) that writes all of `values` as whole numbers of 10^-k, or null. */
+/**
+ * The smallest k (0..3) that writes all of `values` as whole numbers of 10^-k; 3 (rounded) for other fractions, or
+ * null for numbers too large to scale.
+ */
 function decimals(values: number[]): number | null {
-    for (let k = 0; k <= 3; k++) {
+    if (!values.every((v) => Math.abs(v * 1000) < SAFE)) return null;
+    for (let k = 0; k < 3; k++) {
         const f = 10 ** k;
-        if (values.every((v) => Math.abs(v * f) < SAFE && Math.round(v * f) / f === v)) return k;
+        if (values.every((v) => Math.round(v * f) / f === v)) return k;
     }
-    return null;
+    return 3;
 }
 
 /** What a reading's change is written against: the previous one at the same scale, when that is exact. */
@@ -154,13 +159,16 @@ export function packBuckets(buckets: Bucket[], day: number, sizeMs: number): Uin
                 w.float(last);
                 w.float(min);
                 w.float(max);
+                prevLast = last;
             } else {
                 const f = 10 ** k;
-                w.signed(Math.round(last * f) - base(prevLast, f));
-                w.varint(Math.round((last - min) * f));
-                w.varint(Math.round((max - last) * f));
+                const [l, lo, hi] = [last, min, max].map((v) => Math.round(v * f)) as [number, number, number];
+                w.signed(l - base(prevLast, f));
+                w.varint(l - lo);
+                w.varint(hi - l);
+                // What the reader gets back, which the next bucket's change is written against.
+                prevLast = l / f;
             }
-            prevLast = last;
         }
     }
     return w.bytes();

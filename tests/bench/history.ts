@@ -1,147 +1,102 @@
-// History benchmark (npm run bench:history): 10,000 monitors on 100 configurations and 1,000 servers on the embedded
-// database (PGlite, on disk), then history written through the engine's own write path (writeBuckets /
-// writeHistory, the statements ResultWriter.flush runs): hourly rollups for --days (90) of every monitor,
-// 5-minute rollups for the last --fine-days (2; 90 days of them is 259 M rows, hours to generate here: the size
-// is extrapolated from bytes per row instead), raw checks for the last --raw-hours (2), disk use of --disk-servers
-// (100) servers for 7 days. Then the API in process (Fastify inject, a super admin who sees every monitor):
-// p50/p99 of a 30-day and a 1-year monitor chart, a server's disk history, and the dashboard with uptime
-// columns; and the database size, per row and projected to steady state at 225 checks/s.
-//   npm run bench:history -- [--monitors 10000] [--days 90] [--fine-days 2] [--raw-hours 2] [--requests 40]
+// History benchmark (npm run bench:history), scaled: --monitors (1,000) on 100 configurations on the embedded
+// database (PGlite, on disk) or PostgreSQL (--database-url), with what history holds after --days (90) of checks
+// a minute (outages, warnings, slow spells, heights and disk readings; tests/bench/history-sim.ts): packed days as
+// the packer writes them, today's rollup rows and --raw-hours (2) of raw checks, and 7 days of disk use of
+// --disk-servers (100). Then:
+//  - chart and uptime requests in process (Fastify inject, a super admin), p50/p99;
+//  - a short real run: --write-monitors (200) more monitors check once a minute for a whole day through the engine's
+//    write path (HistoryBuffer + writeHistory in a transaction per simulated minute, what ResultWriter.flush runs),
+//    then the packer packs that day. It prints bytes written per check (WAL) and the event loop's delay while it
+//    writes (the engine's lateness: on PGlite the database runs on that loop), and its packed rows check the sizes
+//    of the generated ones;
+//  - the database size at 48 hours, 90 days and two years for 1,000 and 10,000 monitors at 60 s, projected from
+//    the measured bytes per raw row, per rollup row and per packed day (sizes grow linearly with monitors).
+//   npm run bench:history -- [--monitors 1000] [--days 90] [--raw-hours 2] [--write-monitors 200] [--requests 20]
 // Not a test: the figures depend on the machine (note the load average printed with them).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../../server/app';
 import type { Db } from '../../server/db/client';
 import { companies, configurations, monitors, servers } from '../../server/db/schema';
-import { HistoryBuffer, writeBuckets, writeHistory } from '../../server/history/buffer';
-import {
-    type Bucket,
-    type CheckSample,
-    DAY_MS,
-    DISK_BUCKET_MS,
-    FIVE_MINUTES_MS,
-    HOUR_MS,
-} from '../../server/history/rollup';
+import { HistoryBuffer, writeHistory } from '../../server/history/buffer';
+import { type Day, dayOf, writeDays } from '../../server/history/days';
+import { HistoryPacker } from '../../server/history/packer';
+import { DAY_MS, DISK_BUCKET_MS, HOUR_MS } from '../../server/history/rollup';
 import { auth, login, testConfig } from '../server/helpers';
+import { prng, SimMonitor } from './history-sim';
 
 const { values: argv } = parseArgs({
     options: {
-        monitors: { type: 'string', default: '10000' },
+        monitors: { type: 'string', default: '1000' },
         days: { type: 'string', default: '90' },
-        'fine-days': { type: 'string', default: '2' },
         'raw-hours': { type: 'string', default: '2' },
         'disk-servers': { type: 'string', default: '100' },
-        requests: { type: 'string', default: '40' },
+        'write-monitors': { type: 'string', default: '200' },
+        requests: { type: 'string', default: '20' },
         'database-url': { type: 'string' },
     },
 });
 const MONITORS = Number(argv.monitors);
 const DAYS = Number(argv.days);
-const FINE_DAYS = Number(argv['fine-days']);
 const RAW_HOURS = Number(argv['raw-hours']);
 const DISK_SERVERS = Number(argv['disk-servers']);
+const WRITE_MONITORS = Number(argv['write-monitors']);
 const REQUESTS = Number(argv.requests);
-const CHECKS_PER_SECOND = 225 * (MONITORS / 10_000);
-const BATCH = 20_000;
-
-function prng(seed: number): () => number {
-    let s = seed >>> 0;
-    return () => {
-        s = (s * 1_664_525 + 1_013_904_223) >>> 0;
-        return s / 2 ** 32;
-    };
-}
+const BATCH = 500;
 const rand = prng(42);
+const load = () =>
+    `load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`;
 
 async function rows(db: Db, q: ReturnType<typeof sql>): Promise<Record<string, unknown>[]> {
     return ((await db.execute(q)) as unknown as { rows: Record<string, unknown>[] }).rows;
 }
+const one = async (db: Db, q: ReturnType<typeof sql>) => Number(Object.values((await rows(db, q))[0] ?? {})[0] ?? 0);
 
-/** One synthetic bucket: mostly ok, now and then an outage, latency around 120 ms, a height growing. */
-function bucket(monitorId: number, start: number, checks: number): Bucket {
-    const error = rand() < 0.01 ? Math.ceil(checks * rand()) : 0;
-    const warning = rand() < 0.02 ? 1 : 0;
-    const latency = 80 + 80 * rand();
-    const height = 20_000_000 + Math.floor(start / 6000);
-    return {
-        monitorId,
-        bucket: start,
-        ok: Math.max(0, checks - error - warning),
-        warning,
-        error,
-        latencyCount: checks,
-        latencySumMs: latency * checks,
-        latencyMaxMs: latency * 2,
-        valueLast: height,
-        valueMin: height - checks,
-        valueMax: height,
-    };
-}
-
-async function generate(
-    db: Db,
-    ids: number[],
-    table: 'history_5m' | 'history_1h' | 'history_1d',
-    sizeMs: number,
-    fromMs: number,
-    toMs: number
-) {
+/** Packed days for the closed days back to --days, as the packer leaves them (5-minute buckets within 90 days). */
+async function generateDays(db: Db, sims: SimMonitor[], nowMs: number) {
     const started = performance.now();
-    const checksPerBucket = Math.max(1, Math.round((sizeMs / 1000) * (CHECKS_PER_SECOND / ids.length)));
-    let batch: Bucket[] = [];
-    let written = 0;
-    for (let t = Math.floor(fromMs / sizeMs) * sizeMs; t < toMs; t += sizeMs) {
-        for (const id of ids) {
-            batch.push(bucket(id, t, checksPerBucket));
+    const today = dayOf(nowMs);
+    let batch: Day[] = [];
+    let n = 0;
+    for (let back = DAYS; back >= 1; back--) {
+        for (const sim of sims) {
+            batch.push(sim.day(today - back * DAY_MS, back <= 90));
             if (batch.length >= BATCH) {
-                await writeBuckets(db, table, batch);
-                written += batch.length;
+                await writeDays(db, batch);
+                n += batch.length;
                 batch = [];
             }
         }
     }
-    if (batch.length) await writeBuckets(db, table, batch);
-    written += batch.length;
-    const s = (performance.now() - started) / 1000;
+    await writeDays(db, batch);
+    n += batch.length;
     console.log(
-        `  ${table}: ${written.toLocaleString()} rows in ${s.toFixed(0)} s (${Math.round(written / s).toLocaleString()} rows/s)`
+        `  history_days: ${n.toLocaleString()} packed days in ${((performance.now() - started) / 1000).toFixed(0)} s`
     );
 }
 
-async function generateRaw(db: Db, ids: number[], fromMs: number, toMs: number) {
+/** Today so far through the engine's write path: rollup rows, and raw checks for the last --raw-hours. */
+async function generateToday(db: Db, sims: SimMonitor[], nowMs: number) {
     const started = performance.now();
-    const intervalMs = (ids.length / CHECKS_PER_SECOND) * 1000;
+    const rawFrom = nowMs - RAW_HOURS * HOUR_MS;
     let buffer = new HistoryBuffer();
     let n = 0;
-    for (let t = fromMs; t < toMs; t += intervalMs) {
-        for (const id of ids) {
-            const s: CheckSample = {
-                monitorId: id,
-                t: Math.round(t + (id % 1000)),
-                level: rand() < 0.01 ? 'error' : 'ok',
-                latencyMs: 80 + 80 * rand(),
-                value: 20_000_000 + Math.floor(t / 6000),
-                message: null,
-            };
-            if (s.level === 'error') s.message = 'The check did not finish within 44 s';
-            buffer.record(s);
-            if (++n % BATCH === 0) {
-                // Raw rows only: the rollups of these hours are generated above.
-                const b = buffer.take(false);
-                await writeHistory(db, { ...b, fiveMinute: [], hourly: [], daily: [] });
-                buffer = new HistoryBuffer();
-            }
+    for (let t = dayOf(nowMs); t < nowMs - 60_000; t += 60_000) {
+        for (const sim of sims) buffer.record(sim.check(t + (sim.id % 60) * 1000));
+        n += sims.length;
+        if (n % 20_000 < sims.length || t + 120_000 >= nowMs) {
+            const b = buffer.take(t + 120_000 >= nowMs);
+            await writeHistory(db, { ...b, raw: b.raw.filter((s) => s.t >= rawFrom) });
+            buffer = new HistoryBuffer();
         }
     }
-    const b = buffer.take(false);
-    await writeHistory(db, { ...b, fiveMinute: [], hourly: [], daily: [] });
-    const s = (performance.now() - started) / 1000;
-    console.log(
-        `  check_results: ${n.toLocaleString()} rows in ${s.toFixed(0)} s (${Math.round(n / s).toLocaleString()} rows/s)`
-    );
+    console.log(`  today: ${n.toLocaleString()} checks in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
 async function generateDisks(db: Db, serverIds: number[], nowMs: number) {
@@ -169,6 +124,77 @@ const pct = (xs: number[], p: number) => {
     const s = [...xs].sort((a, b) => a - b);
     return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? 0;
 };
+
+/** WAL position in bytes (PGlite and PostgreSQL both answer it). */
+const wal = (db: Db) => one(db, sql`select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0') as b`);
+
+/** The short real run: a day of checks a minute through the write path, then the packer on that day. */
+async function realRun(db: Db, app: Awaited<ReturnType<typeof buildApp>>['app'], cfgId: number, nowMs: number) {
+    const ids = (
+        await db
+            .insert(monitors)
+            .values(
+                Array.from({ length: WRITE_MONITORS }, (_, i) => ({
+                    configurationId: cfgId,
+                    name: `w-${i}`,
+                    type: 'blockCheck' as const,
+                    configurationObject: '{}',
+                }))
+            )
+            .returning({ id: monitors.id })
+    ).map((r) => r.id);
+    const sims = ids.map((id) => new SimMonitor(id, prng(id)));
+    const day = dayOf(nowMs) - 2 * DAY_MS;
+    const buffer = new HistoryBuffer();
+    const eld = monitorEventLoopDelay({ resolution: 10 });
+    const wal0 = await wal(db);
+    eld.enable();
+    const started = performance.now();
+    let checks = 0;
+    for (let minute = 0; minute < 1440; minute++) {
+        for (const sim of sims) buffer.record(sim.check(day + minute * 60_000 + (sim.id % 60) * 1000));
+        checks += sims.length;
+        const batch = buffer.take(minute === 1439);
+        await db.transaction(async (tx) => writeHistory(tx as unknown as Db, batch));
+    }
+    eld.disable();
+    const writeS = (performance.now() - started) / 1000;
+    const wal1 = await wal(db);
+    const packer = new HistoryPacker(db, app.ctx.config.history, app.log);
+    const packStarted = performance.now();
+    let steps = 0;
+    let slowest = 0;
+    let idle = 0;
+    // Until a whole round of the monitors moved nothing.
+    while (idle <= (MONITORS + WRITE_MONITORS) / 50 + 1) {
+        const t0 = performance.now();
+        const moved = await packer.step(nowMs);
+        slowest = Math.max(slowest, performance.now() - t0);
+        steps++;
+        idle = moved > 0 ? 0 : idle + 1;
+    }
+    const wal2 = await wal(db);
+    const packed = await rows(
+        db,
+        sql`select count(*) as n, avg(pg_column_size(d.*)) as row_bytes, avg(pg_column_size(five_minutes)) as five_bytes,
+                avg(pg_column_size(hours)) as hour_bytes
+            from history_days d where monitor_id >= ${ids[0] ?? 0} and day = ${new Date(day).toISOString()}`
+    );
+    const p = packed[0] ?? {};
+    console.log(
+        `\nshort real run (${load()}): ${WRITE_MONITORS} monitors, a check a minute for a day, ${checks.toLocaleString()} checks`
+    );
+    console.log(
+        `  writing: ${writeS.toFixed(0)} s, ${((wal1 - wal0) / checks).toFixed(0)} bytes of WAL per check; event loop delay p50 ${(eld.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(eld.percentile(99) / 1e6).toFixed(1)} ms, max ${(eld.max / 1e6).toFixed(0)} ms`
+    );
+    console.log(
+        `  packing: ${((performance.now() - packStarted) / 1000).toFixed(0)} s in ${steps} steps (slowest ${slowest.toFixed(0)} ms), ${((wal2 - wal1) / checks).toFixed(0)} bytes of WAL per check`
+    );
+    console.log(
+        `  packed day: ${Number(p.n)} rows, ${Number(p.row_bytes).toFixed(0)} bytes a row (5-minute part ${Number(p.five_bytes).toFixed(0)}, hours ${Number(p.hour_bytes).toFixed(0)})`
+    );
+    return { walPerCheck: (wal2 - wal0) / checks, rowBytes: Number(p.row_bytes) };
+}
 
 async function main() {
     const dir = mkdtempSync(join(tmpdir(), 'nm-bench-history-'));
@@ -220,15 +246,10 @@ async function main() {
             ids.push(...(await db.insert(monitors).values(batch).returning({ id: monitors.id })).map((r) => r.id));
         }
         const now = Date.now();
-        console.log(
-            `history for ${MONITORS.toLocaleString()} monitors (load average ${loadavg()
-                .map((l) => l.toFixed(1))
-                .join(' ')}):`
-        );
-        await generate(db, ids, 'history_1d', DAY_MS, now - DAYS * DAY_MS, now - DAY_MS);
-        await generate(db, ids, 'history_1h', HOUR_MS, now - DAYS * DAY_MS, now - HOUR_MS);
-        await generate(db, ids, 'history_5m', FIVE_MINUTES_MS, now - FINE_DAYS * DAY_MS, now - FIVE_MINUTES_MS);
-        await generateRaw(db, ids, now - RAW_HOURS * HOUR_MS, now);
+        const sims = ids.map((id) => new SimMonitor(id, prng(id)));
+        console.log(`history for ${MONITORS.toLocaleString()} monitors (${load()}):`);
+        await generateDays(db, sims, now);
+        await generateToday(db, sims, now);
         await generateDisks(db, serverIds.slice(0, DISK_SERVERS), now);
         await db.execute(sql`analyze`);
         console.log(`generated in ${((performance.now() - started) / 1000).toFixed(0)} s`);
@@ -271,40 +292,44 @@ async function main() {
         for (const r of results)
             console.log(`${r.label.padEnd(52)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)}`);
 
-        const sizes = await rows(
-            db,
-            sql`select c.relname as name, pg_total_relation_size(c.oid) as bytes, (select count(*) from check_results where c.relname = 'check_results') as n0
-                from pg_class c where c.relname in ('check_results', 'history_5m', 'history_1h', 'history_1d', 'disk_history')`
-        );
-        const counts: Record<string, number> = {};
-        for (const t of ['check_results', 'history_5m', 'history_1h', 'history_1d', 'disk_history'])
-            counts[t] = Number((await rows(db, sql.raw(`select count(*) as n from ${t}`)))[0]?.n);
+        const tables = ['check_results', 'history_5m', 'history_1h', 'history_1d', 'history_days', 'disk_history'];
         const perRow: Record<string, number> = {};
         console.log(`\n${'table'.padEnd(16)} ${'rows'.padStart(12)} ${'MB'.padStart(9)} ${'bytes/row'.padStart(10)}`);
-        for (const s of sizes) {
-            const name = String(s.name);
-            perRow[name] = Number(s.bytes) / Math.max(1, counts[name] ?? 1);
+        for (const t of tables) {
+            const n = await one(db, sql.raw(`select count(*) from ${t}`));
+            const bytes = await one(db, sql`select pg_total_relation_size(${t}::regclass)`);
+            perRow[t] = bytes / Math.max(1, n);
             console.log(
-                `${name.padEnd(16)} ${(counts[name] ?? 0).toLocaleString().padStart(12)} ${(Number(s.bytes) / 1e6).toFixed(1).padStart(9)} ${perRow[name]?.toFixed(1).padStart(10)}`
+                `${t.padEnd(16)} ${n.toLocaleString().padStart(12)} ${(bytes / 1e6).toFixed(1).padStart(9)} ${perRow[t]?.toFixed(1).padStart(10)}`
             );
         }
-        const total = Number((await rows(db, sql`select pg_database_size(current_database()) as b`))[0]?.b);
-        console.log(`database size now: ${(total / 1e6).toFixed(0)} MB`);
-        // Steady state at this many monitors and checks/s, retention 48 h / 90 d / 730 d.
-        const rawRows = CHECKS_PER_SECOND * 48 * 3600;
-        const fiveRows = MONITORS * 288 * 90;
-        const hourRowsPerDay = MONITORS * 25; // 24 hourly and one daily
-        const mb = (n: number) => `${(n / 1e6).toFixed(0)} MB`;
-        console.log(`\nprojected at ${MONITORS.toLocaleString()} monitors, ${CHECKS_PER_SECOND.toFixed(0)} checks/s:`);
-        console.log(
-            `  raw 48 h: ${Math.round(rawRows).toLocaleString()} rows, ${mb(rawRows * (perRow.check_results ?? 0))} (constant)`
+        const withFive = await one(
+            db,
+            sql`select avg(pg_column_size(five_minutes)) from history_days where five_minutes is not null`
         );
         console.log(
-            `  5-minute 90 d: ${fiveRows.toLocaleString()} rows, ${mb(fiveRows * (perRow.history_5m ?? 0))}; while filling (first 90 days) ${mb(MONITORS * 288 * (perRow.history_5m ?? 0))}/day`
+            `database size now: ${((await one(db, sql`select pg_database_size(current_database())`)) / 1e6).toFixed(0)} MB`
         );
+        const real = await realRun(db, app, cfgIds[0] ?? 0, now);
+
+        // Standing size at 60 s per monitor: raw checks for 48 h, today's rollup rows, packed days (with 5-minute
+        // buckets for 90 days, hours only beyond). Disk use per server (disk_history) is left out: it is per server.
+        const fullDay = perRow.history_days ?? 0;
+        const hoursDay = fullDay - withFive;
+        const todayRows = 288 * (perRow.history_5m ?? 0) + 24 * (perRow.history_1h ?? 0);
+        const gb = (n: number) => `${(n / 1e9).toFixed(2)} GB`;
         console.log(
-            `  hourly: ${hourRowsPerDay.toLocaleString()} rows/day, ${mb(hourRowsPerDay * (perRow.history_1h ?? 0))}/day (the growth once raw and 5-minute are in steady state, until 2 years)`
+            `\nbytes a packed day: ${fullDay.toFixed(0)} (with 5-minute buckets), ~${hoursDay.toFixed(0)} (hours only); the short run's ${real.rowBytes.toFixed(0)}`
         );
+        console.log(`bytes written per check (WAL, writes and packing): ${real.walPerCheck.toFixed(0)}`);
+        for (const m of [1000, 10_000]) {
+            const raw = m * 2880 * (perRow.check_results ?? 0);
+            const at = (days: number) =>
+                raw + m * todayRows + m * Math.min(days, 90) * fullDay + m * Math.max(0, days - 90) * hoursDay;
+            console.log(
+                `${m.toLocaleString()} monitors at 60 s: 48 h ${gb(raw + m * todayRows + m * fullDay)}, 90 days ${gb(at(90))}, 2 years ${gb(at(730))} (raw checks ${gb(raw)} of it)`
+            );
+        }
     } finally {
         await app.close();
         rmSync(dir, { recursive: true, force: true });

@@ -8,7 +8,7 @@ function bucket(slot: number, over: Partial<Bucket>): Bucket {
 }
 
 describe('packed buckets', () => {
-    it('give back counts, latency to a tenth of a millisecond and readings of every kind', () => {
+    it('give back counts, latency to a tenth of a millisecond, and readings (a used % to a thousandth)', () => {
         const buckets = [
             bucket(0, {
                 ok: 5,
@@ -37,7 +37,7 @@ describe('packed buckets', () => {
         expect(back).toEqual([
             { ...buckets[0], latencySumMs: 612.3 },
             buckets[1],
-            buckets[2],
+            { ...buckets[2], valueLast: 73.457 },
             { ...buckets[3], latencySumMs: 0, latencyMaxMs: 0 },
             buckets[4],
         ]);
