@@ -6,6 +6,20 @@ import { defineConfig } from 'vitest/config';
 // CI installs them, and with CI set a missing binary fails the run instead of leaving the tests out.
 const withChromium = Boolean(process.env.CI) || existsSync('/usr/bin/chromium');
 const withNodeExporter = Boolean(process.env.CI) || existsSync('/usr/bin/prometheus-node-exporter');
+// The cluster profile's tests run real web and worker processes on the machine's PostgreSQL (DATABASE_URL, else
+// postgres://postgres@127.0.0.1:5432/test) and Redis (127.0.0.1:6379); CI starts both (.ci/run).
+const withRedis = Boolean(process.env.CI) || existsSync('/usr/bin/redis-server');
+
+const cluster = {
+    test: {
+        name: 'cluster',
+        globals: true,
+        include: ['tests/cluster/**/*.test.ts'],
+        environment: 'node',
+        testTimeout: 60_000,
+        hookTimeout: 180_000,
+    },
+};
 
 const e2e = {
     test: {
@@ -56,6 +70,7 @@ export default defineConfig({
                 },
             },
             ...(withChromium ? [e2e] : []),
+            ...(withRedis ? [cluster] : []),
         ],
     },
 });

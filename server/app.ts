@@ -6,6 +6,8 @@ import { registerAnswerCache } from './http/answer-cache';
 import { registerAuthGuard } from './auth/guard';
 import { deriveKey } from './auth/keys';
 import { BackgroundParts } from './assembly/background';
+import { EventRelay } from './assembly/event-relay';
+import { WorkerRegistry } from './assembly/workers';
 import { ensureFirstAdmin } from './auth/bootstrap';
 import { ChainDirectory } from './chains/directory';
 import { createHttpClient } from './clients/http';
@@ -65,6 +67,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         events: new EventBus(),
         logHub,
         engine: null,
+        workers: new WorkerRegistry(config.redisUrl, app.log),
         watchdog: null as unknown as AppContext['watchdog'],
         silences: new ActiveSilences(database.db),
         http,
@@ -80,13 +83,17 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         },
     };
     const background = new BackgroundParts(ctx, app.log);
+    // The cluster profile: events of every process reach every other (engines, pollers, caches).
+    const relay = config.redisUrl ? new EventRelay(ctx.events, config.redisUrl, app.log) : null;
     ctx.watchdog = background.watchdog;
     app.decorate('ctx', ctx);
     const stopMaintenance = scheduleMaintenance(database, ctx.dbHealth, app.log);
     // One hook, so the engine stops (and flushes) before the database closes.
     app.addHook('onClose', async () => {
+        await ctx.workers.stop();
         ctx.silences.stop();
         await background.stop();
+        await relay?.stop();
         stopMaintenance();
         ctx.dbHealth.stop();
         await database.close();
@@ -130,7 +137,11 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
             if (!ctx.dbHealth.failed(err, 'the silences'))
                 app.log.warn(`Reading silences failed: ${(err as Error).message}`);
         });
-        if (config.engineEnabled) await background.start();
+        await relay?.start();
+        if (config.engineEnabled) {
+            await background.start();
+            await ctx.workers.join(() => ctx.engine?.running ?? false);
+        }
         return { app, firstAdmin };
     } catch (err) {
         await app.close();

@@ -23,8 +23,15 @@ export interface AppConfig {
     logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
     /** Every company may reach every loopback, private and link-local address (single-tenant switch; off by default). */
     allowPrivateTargets: boolean;
-    /** Run the monitoring engine in this process. */
+    /** Run the monitoring engine in this process (never in a `web` process). */
     engineEnabled: boolean;
+    /**
+     * What this process does (ROLE): `all` serves the API and UI and runs the checks and deliveries; `web` only
+     * serves; `worker` only checks and delivers, and listens on no port.
+     */
+    role: Role;
+    /** Redis of the cluster profile (REDIS_URL, `redis://host:port/db`): checks are scheduled on BullMQ there. */
+    redisUrl: string | null;
     /** Directory of the built UI; null serves no UI (API only). */
     uiDir: string | null;
     /** Where operators open the console (PUBLIC_URL, no trailing slash): alerts link its pages; null links none. */
@@ -60,6 +67,9 @@ export interface HistoryRetention {
 }
 
 export class ConfigError extends Error {}
+
+export const ROLES = ['all', 'web', 'worker'] as const;
+export type Role = (typeof ROLES)[number];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -137,6 +147,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     const logLevel = (env.LOG_LEVEL || 'info') as AppConfig['logLevel'];
     if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
     const databaseUrl = env.DATABASE_URL ? url(env, 'DATABASE_URL', '', ['postgres:', 'postgresql:']) : null;
+    const role = (env.ROLE || 'all') as Role;
+    if (!ROLES.includes(role)) throw new ConfigError(`ROLE must be one of ${ROLES.join(', ')}, got "${env.ROLE}"`);
+    const redisUrl = env.REDIS_URL ? url(env, 'REDIS_URL', '', ['redis:', 'rediss:']) : null;
+    if (redisUrl && !databaseUrl)
+        throw new ConfigError(
+            "REDIS_URL needs DATABASE_URL: several processes share one PostgreSQL database (the embedded one is a single process's file), so set DATABASE_URL=postgres://… as well, or unset REDIS_URL"
+        );
     return {
         port: int(env, 'PORT', 8081, 0, 65535),
         host: env.HOST || '127.0.0.1',
@@ -151,7 +168,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         chainDirectoryTestnetUrl: url(env, 'CHAIN_DIRECTORY_TESTNET_URL', 'https://chains.testcosmos.directory'),
         logLevel,
         allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', false),
-        engineEnabled: bool(env, 'ENGINE_ENABLED', true),
+        engineEnabled: role !== 'web' && bool(env, 'ENGINE_ENABLED', true),
+        role,
+        redisUrl,
         uiDir: env.UI_DIR === '' ? null : resolve(env.UI_DIR || './dist'),
         socketUrl: env.SOCKET_URL ? url(env, 'SOCKET_URL', '', ['ws:', 'wss:']) : null,
         publicUrl: env.PUBLIC_URL ? url(env, 'PUBLIC_URL', '').replace(/\/+$/, '') : null,

@@ -5,6 +5,7 @@ import type { Database, Db } from './db/client';
 import type { DatabaseHealth } from './db/outage';
 import type { Engine } from './engine/engine';
 import type { Watchdog } from './engine/watchdog';
+import type { WorkerRegistry } from './assembly/workers';
 import type { EgressPolicies } from './clients/egress-policies';
 import type { EventBus } from './events';
 import type { LogHub } from './logs/hub';
@@ -26,6 +27,8 @@ export interface AppContext {
     chains: ChainDirectory;
     /** Null when ENGINE_ENABLED is off (API-only process, most tests). */
     engine: Engine | null;
+    /** The live processes that run checks (this one, or the cluster's workers), for /api/health. */
+    workers: WorkerRegistry;
     /** Whether the engine checks on time and the outbox drains; sends the heartbeat. */
     watchdog: Watchdog;
     /** Silences and maintenance windows on now or later, by what they cover (server/silences/active.ts). */

@@ -46,12 +46,20 @@ async function start(config: ReturnType<typeof loadConfig>): Promise<void> {
     };
     process.on('SIGTERM', () => void shutdown('SIGTERM'));
     process.on('SIGINT', () => void shutdown('SIGINT'));
-    await app.listen({ port: config.port, host: config.host });
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-    app.log.info(`Node Monitor ready in ${Date.now() - started} ms`);
-    process.stdout.write(`\nNode Monitor is running on http://${host === '127.0.0.1' ? 'localhost' : host}:${port}\n`);
+    if (config.role === 'worker') {
+        // A worker serves no HTTP: it runs checks and deliveries until it is stopped.
+        app.log.info(`Node Monitor worker ready in ${Date.now() - started} ms`);
+        process.stdout.write('\nNode Monitor worker is running (checks and deliveries, no HTTP)\n');
+    } else {
+        await app.listen({ port: config.port, host: config.host });
+        const address = app.server.address();
+        const port = typeof address === 'object' && address ? address.port : config.port;
+        const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+        app.log.info(`Node Monitor ready in ${Date.now() - started} ms`);
+        process.stdout.write(
+            `\nNode Monitor is running on http://${host === '127.0.0.1' ? 'localhost' : host}:${port}\n`
+        );
+    }
     if (firstAdmin) {
         // Printed once, straight to the terminal and not through the logger, so it never reaches the log tail.
         process.stdout.write(

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context';
 import { Engine } from '../engine/engine';
+import { QueueScheduler } from '../engine/queue-scheduler';
 import { Watchdog } from '../engine/watchdog';
 import { HistoryPacker } from '../history/packer';
 import { HistoryPruner } from '../history/pruner';
@@ -40,6 +41,7 @@ export class BackgroundParts {
     async start(): Promise<void> {
         const { ctx, log } = this;
         const { db, dbHealth, events, egress, http, config, keys } = ctx;
+        const redisUrl = config.redisUrl;
         this.engine = new Engine(
             {
                 db,
@@ -51,7 +53,13 @@ export class BackgroundParts {
                 keys: { secretsAtRest: keys.secretsAtRest },
                 config,
             },
-            log
+            log,
+            {
+                // The cluster profile: checks are scheduled on BullMQ and run by whichever worker takes them.
+                schedule: redisUrl
+                    ? (run, concurrency) => new QueueScheduler(run, concurrency, { redisUrl, log })
+                    : undefined,
+            }
         );
         ctx.engine = this.engine;
         await this.engine.start();

@@ -23,7 +23,7 @@ import { HistoryBuffer } from '../history/buffer';
 import { readingValue } from '../history/reading';
 import type { CheckRecord, PersistedState } from './results';
 import { ResultWriter } from './results';
-import { Scheduler } from './scheduler';
+import { type JobRunner, type JobSchedule, Scheduler } from './scheduler';
 import type { MonitorTarget } from './targets';
 import { loadTargets, targetsFingerprint } from './targets';
 import { INITIAL_ALERT_STATE, keepSentWarning, transition } from './transitions';
@@ -59,6 +59,8 @@ export interface EngineOptions {
     reloadIntervalMs?: number;
     /** Spread of the first runs after start, so a restart does not fire every monitor at once. */
     startSpreadMs?: number;
+    /** The schedule the checks run on; the in-process `Scheduler` unless the composition root gives another. */
+    schedule?: (run: JobRunner, concurrency: number) => JobSchedule;
 }
 
 const MAX_TIMEOUT_MS = 15_000;
@@ -89,7 +91,7 @@ const CHANGE_EVENTS = /^(CONFIGURATION|SERVER|SERVICE|MONITOR|COMPANY)_/;
 export class Engine {
     private readonly targets = new Map<number, MonitorTarget>();
     private readonly states = new Map<number, PersistedState>();
-    private readonly scheduler: Scheduler;
+    private readonly scheduler: JobSchedule;
     private readonly writer: ResultWriter;
     private readonly reads: ReadThread;
     private timers: NodeJS.Timeout[] = [];
@@ -114,7 +116,8 @@ export class Engine {
         private readonly opts: EngineOptions = {}
     ) {
         this.now = ctx.clock ?? (() => Date.now());
-        this.scheduler = new Scheduler((id) => this.runOnce(id), opts.concurrency ?? 256);
+        const schedule = opts.schedule ?? ((run, concurrency) => new Scheduler(run, concurrency));
+        this.scheduler = schedule((id) => this.runOnce(id), opts.concurrency ?? 256);
         this.reads = new ReadThread({ allowPrivate: ctx.config.allowPrivateTargets }, log);
         // Every check in flight listens for the engine's stop; hundreds at once are expected, not a leak.
         setMaxListeners(0, this.controller.signal);
@@ -163,7 +166,7 @@ export class Engine {
         await reads;
         // Stopped while starting (the console closed during its start): nothing may run after the stop.
         if (this.controller.signal.aborted) return;
-        this.scheduler.start();
+        await this.scheduler.start();
         this.started = true;
         this.unsubscribe = this.ctx.events.subscribe((e) => {
             if (CHANGE_EVENTS.test(e.name)) this.scheduleReload();
@@ -245,6 +248,7 @@ export class Engine {
                         this.writer.forget(id);
                     }
                 }
+                this.scheduler.loaded?.();
                 for (const bad of invalid) this.log.warn(`Monitor ${bad.id} is not run: ${bad.error}`);
             } catch (err) {
                 if (!this.ctx.dbHealth.failed(err, 'the engine'))

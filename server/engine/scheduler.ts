@@ -27,6 +27,27 @@ export interface SchedulerStats {
     lags: number[];
 }
 
+/**
+ * What the engine schedules its monitors with: this file's in-process `Scheduler` (one process, the embedded
+ * profile) or `QueueScheduler` on BullMQ (several worker processes). The engine upserts every monitor it loaded,
+ * removes the others, then says `loaded`; the schedule runs each monitor's check every interval.
+ */
+export interface JobSchedule {
+    readonly size: number;
+    /** Jobs running right now in this process. */
+    readonly running: number;
+    readonly stats: SchedulerStats;
+    setGroupLimits(limits: Map<number, number>): void;
+    upsert(id: number, intervalMs: number, firstDelayMaxMs?: number, group?: number): void;
+    remove(id: number): void;
+    /** The engine loaded every monitor it runs: the upserts and removes since the last call are the whole change. */
+    loaded?(): void;
+    ids(): number[];
+    start(): void | Promise<void>;
+    /** Stops scheduling and waits for the jobs in flight. */
+    stop(): Promise<void>;
+}
+
 const LAG_SAMPLES = 50_000;
 
 interface Group {
@@ -35,7 +56,7 @@ interface Group {
     inFlight: number;
 }
 
-export class Scheduler {
+export class Scheduler implements JobSchedule {
     private readonly entries = new Map<number, Entry>();
     private heap: { dueAt: number; id: number; generation: number }[] = [];
     /** Groups with jobs queued or in flight. */

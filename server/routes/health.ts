@@ -12,7 +12,22 @@ const engineFigures = z.object({
     oldest_undelivered_seconds: z.number().nullable(),
 });
 
-const healthy = z.object({ status: z.literal('ok'), engine: engineFigures.optional() });
+/** The live processes that run checks, where this process runs them or belongs to a cluster (REDIS_URL). */
+const workers = z
+    .array(
+        z.object({
+            id: z.string(),
+            pid: z.number().int(),
+            host: z.string(),
+            started_at: timestamp,
+            last_seen_at: timestamp,
+        })
+    )
+    .optional();
+
+const NO_WORKER = 'No worker process is alive: no check runs and no notification is sent';
+
+const healthy = z.object({ status: z.literal('ok'), engine: engineFigures.optional(), workers });
 const unhealthy = z
     .object({
         status: z.literal('unavailable'),
@@ -21,8 +36,9 @@ const unhealthy = z
             .object({ status: z.literal('failing'), message: z.string(), since: timestamp.optional() })
             .optional(),
         engine: engineFigures.optional(),
+        workers,
     })
-    .describe('The database is failing or the engine has stalled');
+    .describe('The database is failing, the engine has stalled or no worker is alive');
 
 /**
  * Public liveness: ok when the database answers, writes have not been failing since the last one that worked, and,
@@ -56,7 +72,18 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
                 database: { status: 'failing', message, since: failure.since.toISOString() },
             });
         }
-        if (!app.ctx.config.engineEnabled) return { status: 'ok' as const };
+        const { config } = app.ctx;
+        let alive: z.infer<typeof workers>;
+        if (config.redisUrl || config.engineEnabled) {
+            try {
+                alive = await app.ctx.workers.live();
+            } catch {
+                return reply.status(503).send({ status: 'unavailable', message: 'Redis is not answering' });
+            }
+            if (config.redisUrl && alive.length === 0)
+                return reply.status(503).send({ status: 'unavailable', message: NO_WORKER, workers: alive });
+        }
+        if (!config.engineEnabled) return { status: 'ok' as const, workers: alive };
         let watched: Awaited<ReturnType<typeof app.ctx.watchdog.health>>;
         try {
             watched = await app.ctx.watchdog.health();
@@ -64,7 +91,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
             return reply.status(503).send({ status: 'unavailable', message: 'Database is not answering' });
         }
         const { ok, problem, ...engine } = watched;
-        if (!ok) return reply.status(503).send({ status: 'unavailable', message: problem, engine });
-        return { status: 'ok' as const, engine };
+        if (!ok) return reply.status(503).send({ status: 'unavailable', message: problem, engine, workers: alive });
+        return { status: 'ok' as const, engine, workers: alive };
     });
 };

@@ -38,6 +38,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
         // As in production: private targets only within a company's allowed networks (seedCompany allows loopback).
         allowPrivateTargets: false,
         engineEnabled: false,
+        role: 'all',
+        redisUrl: null,
         uiDir: null,
         socketUrl: null,
         publicUrl: null,

@@ -1,0 +1,163 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { type Job, Queue, Worker } from 'bullmq';
+import { redisConnection } from '../db/redis';
+import type { JobRunner, JobSchedule, SchedulerStats } from './scheduler';
+
+/** The BullMQ queue of checks: one job scheduler per enabled monitor, keyed by its id. */
+export const CHECK_QUEUE = 'checks';
+
+/**
+ * A check job's lock: renewed every half of it while the check runs (a check lasts at most 15 s), so only a dead
+ * worker loses it. With the sweep every 10 s, a killed worker's job is failed within 30 s; the monitor's next run
+ * was queued before that job started, so the kill costs it one check at most.
+ */
+const LOCK_MS = 20_000;
+const STALLED_SWEEP_MS = 10_000;
+/** Redis is compared with the monitors this often besides after each reload (a Redis that lost its data). */
+const RECONCILE_MS = 30_000;
+const LAG_SAMPLES = 50_000;
+
+interface CheckJob {
+    monitorId: number;
+}
+
+export interface QueueSchedulerOptions {
+    /** `redis://host:port/db`. */
+    redisUrl: string;
+    log: FastifyBaseLogger;
+}
+
+/**
+ * The cluster's schedule, on BullMQ job schedulers: every worker process runs the checks BullMQ hands it, and
+ * keeps the job schedulers equal to the monitors its engine loaded (reconciled after each reload: one scheduler per
+ * monitor with its interval, none for anything else). Every worker reconciles the same database rows and
+ * upserting a scheduler is idempotent, so workers agree without electing one; a worker with a stale view is
+ * corrected by the next reconcile of any worker. BullMQ queues a monitor's next run before the current one starts,
+ * so a dead worker delays only the job it held.
+ *
+ * Group caps (a company's `max_concurrent_checks`) hold per process here, not across the cluster.
+ */
+export class QueueScheduler implements JobSchedule {
+    private readonly queue: Queue<CheckJob>;
+    private worker: Worker<CheckJob> | null = null;
+    private readonly wanted = new Map<number, number>();
+    private syncing: Promise<void> | null = null;
+    private again = false;
+    private started = false;
+    /** Whether `wanted` holds a whole load of the monitors; before that nothing may be removed from Redis. */
+    private complete = false;
+    private timer: NodeJS.Timeout | null = null;
+    private inFlight = 0;
+    readonly stats: SchedulerStats = { started: 0, skipped: 0, lags: [] };
+
+    constructor(
+        private readonly run: JobRunner,
+        private readonly concurrency: number,
+        private readonly opts: QueueSchedulerOptions
+    ) {
+        this.queue = new Queue<CheckJob>(CHECK_QUEUE, { connection: redisConnection(opts.redisUrl) });
+        this.queue.on('error', (err) => opts.log.warn(`Check queue: ${err.message}`));
+    }
+
+    get size(): number {
+        return this.wanted.size;
+    }
+
+    get running(): number {
+        return this.inFlight;
+    }
+
+    setGroupLimits(): void {}
+
+    upsert(id: number, intervalMs: number): void {
+        this.wanted.set(id, intervalMs);
+    }
+
+    remove(id: number): void {
+        this.wanted.delete(id);
+    }
+
+    loaded(): void {
+        this.complete = true;
+        this.reconcileSoon();
+    }
+
+    ids(): number[] {
+        return [...this.wanted.keys()];
+    }
+
+    async start(): Promise<void> {
+        this.started = true;
+        if (this.complete) await this.reconcile();
+        this.timer = setInterval(() => this.reconcileSoon(), RECONCILE_MS);
+        this.worker = new Worker<CheckJob>(CHECK_QUEUE, (job) => this.process(job), {
+            connection: redisConnection(this.opts.redisUrl),
+            concurrency: this.concurrency,
+            lockDuration: LOCK_MS,
+            stalledInterval: STALLED_SWEEP_MS,
+            // A stalled check is not run again: its monitor's next run is already queued.
+            maxStalledCount: 0,
+        });
+        this.worker.on('error', (err) => this.opts.log.warn(`Check worker: ${err.message}`));
+    }
+
+    async stop(): Promise<void> {
+        this.started = false;
+        if (this.timer) clearInterval(this.timer);
+        await this.worker?.close();
+        await this.syncing;
+        await this.queue.close();
+    }
+
+    /** The job schedulers in Redis, by monitor id, with their intervals. */
+    async schedulers(): Promise<Map<number, number | undefined>> {
+        const all = await this.queue.getJobSchedulers(0, -1);
+        return new Map(all.map((s) => [Number(s.key), s.every]));
+    }
+
+    private async process(job: Job<CheckJob>): Promise<void> {
+        const due = job.opts.prevMillis ?? job.timestamp;
+        this.stats.lags.push(Math.max(0, Date.now() - due));
+        if (this.stats.lags.length > LAG_SAMPLES) this.stats.lags.splice(0, this.stats.lags.length - LAG_SAMPLES);
+        this.stats.started++;
+        this.inFlight++;
+        try {
+            await this.run(job.data.monitorId);
+        } finally {
+            this.inFlight--;
+        }
+    }
+
+    /** Reconciles once at a time; a call meanwhile makes one more afterwards. */
+    private reconcileSoon(): void {
+        if (!this.started || !this.complete) return;
+        if (this.syncing) {
+            this.again = true;
+            return;
+        }
+        this.syncing = this.reconcile()
+            .catch((err) => this.opts.log.warn(`Updating the check schedules failed: ${(err as Error).message}`))
+            .finally(() => {
+                this.syncing = null;
+                if (this.again) {
+                    this.again = false;
+                    this.reconcileSoon();
+                }
+            });
+    }
+
+    /** Makes Redis hold exactly one job scheduler per wanted monitor, with its interval. */
+    private async reconcile(): Promise<void> {
+        const have = await this.schedulers();
+        const wanted = new Map(this.wanted);
+        for (const [id, every] of wanted) {
+            if (have.get(id) === every) continue;
+            await this.queue.upsertJobScheduler(
+                String(id),
+                { every },
+                { name: 'check', data: { monitorId: id }, opts: { removeOnComplete: true, removeOnFail: true } }
+            );
+        }
+        for (const id of have.keys()) if (!wanted.has(id)) await this.queue.removeJobScheduler(String(id));
+    }
+}

@@ -1,0 +1,107 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { AppEvent } from '../../server/events';
+import { redisConnection } from '../../server/db/redis';
+import { CHECK_QUEUE } from '../../server/engine/queue-scheduler';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+/** One console process of the cluster profile (`npm start` with ROLE and the shared PostgreSQL and Redis). */
+export interface ConsoleProcess {
+    role: 'web' | 'worker';
+    child: ChildProcess;
+    /** For `web`: where it listens. */
+    url: string | null;
+    output: string[];
+    exited: Promise<number | null>;
+}
+
+export async function freePort(): Promise<number> {
+    const server = createServer();
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const address = server.address();
+    server.close();
+    if (!address || typeof address === 'string') throw new Error('no port');
+    return address.port;
+}
+
+/** Starts `server/main.ts start` with `env` and waits until it says it runs. */
+export async function startConsole(
+    role: 'web' | 'worker',
+    env: Record<string, string>,
+    timeoutMs = 60_000
+): Promise<ConsoleProcess> {
+    const port = role === 'web' ? await freePort() : 0;
+    // node itself with tsx's loader (not the tsx command, whose child would outlive a kill -9 of it).
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', 'start'], {
+        cwd: ROOT,
+        env: { ...process.env, ...env, ROLE: role, PORT: String(port), UI_DIR: '', LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const output: string[] = [];
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const ready = new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${role} did not start: ${output.join('')}`)), timeoutMs);
+        const look = (chunk: Buffer) => {
+            output.push(chunk.toString());
+            if (/is running/.test(chunk.toString())) {
+                clearTimeout(timer);
+                resolve();
+            }
+        };
+        child.stdout?.on('data', look);
+        child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
+        void exited.then((code) => {
+            clearTimeout(timer);
+            reject(new Error(`${role} exited with ${code}: ${output.join('')}`));
+        });
+    });
+    await ready;
+    return { role, child, url: role === 'web' ? `http://127.0.0.1:${port}` : null, output, exited };
+}
+
+/** Stops a process: SIGTERM (a clean stop) or SIGKILL (a crash). */
+export async function stopConsole(p: ConsoleProcess, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
+    if (p.child.exitCode !== null || p.child.signalCode !== null) return;
+    p.child.kill(signal);
+    await p.exited;
+}
+
+/** The cluster's Redis as a test reads it: the job schedulers, and the event channel the consoles relay. */
+export class RedisProbe {
+    readonly queue: Queue;
+    private readonly redis: Redis;
+
+    constructor(readonly url: string) {
+        this.queue = new Queue(CHECK_QUEUE, { connection: redisConnection(url) });
+        this.redis = new Redis(redisConnection(url));
+    }
+
+    async flush(): Promise<void> {
+        await this.redis.flushdb();
+    }
+
+    /** Every job scheduler: monitor id → interval (ms). */
+    async schedulers(): Promise<Map<string, number | undefined>> {
+        const all = await this.queue.getJobSchedulers(0, -1);
+        return new Map(all.map((s) => [s.key, s.every]));
+    }
+
+    async count(): Promise<number> {
+        return this.queue.getJobSchedulersCount();
+    }
+
+    /** An event as if a console emitted it (the test writes rows directly, then tells the consoles). */
+    async emit(event: AppEvent): Promise<void> {
+        await this.redis.publish('node-monitor:events', JSON.stringify({ from: 'test', event }));
+    }
+
+    async close(): Promise<void> {
+        await this.queue.close();
+        this.redis.disconnect();
+    }
+}

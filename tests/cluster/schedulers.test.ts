@@ -1,0 +1,226 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { eq, inArray } from 'drizzle-orm';
+import pg from 'pg';
+import { type Database, openDatabase } from '../../server/db/client';
+import { companies, configurations, monitors, servers, services } from '../../server/db/schema';
+import { type ChainSim, startChainSim } from '../../tools/chain-sim';
+import { waitFor } from '../server/seed';
+import { type ConsoleProcess, RedisProbe, startConsole, stopConsole } from './processes';
+
+/**
+ * The cluster profile with real processes: one `web` and three `worker` consoles on one PostgreSQL database and one
+ * Redis database of this file's own, checking blockCheck monitors every 5 s against the chain simulator. The cases
+ * share the processes and run in order.
+ */
+const PG_BASE = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const REDIS_URL = `${process.env.REDIS_BASE_URL ?? 'redis://127.0.0.1:6379'}/11`;
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+const dbName = `nm_cluster_${randomBytes(6).toString('hex')}`;
+let databaseUrl: string;
+let database: Database;
+let redis: RedisProbe;
+let sim: ChainSim;
+let env: Record<string, string>;
+let web: ConsoleProcess;
+const workers: ConsoleProcess[] = [];
+const monitorIds: number[] = [];
+let disabledIds: number[] = [];
+
+async function admin(query: string): Promise<void> {
+    const c = new pg.Client({ connectionString: PG_BASE });
+    await c.connect();
+    await c.query(query);
+    await c.end();
+}
+
+const health = async () => {
+    const res = await fetch(`${web.url}/api/health`);
+    return { status: res.status, body: (await res.json()) as { workers?: { pid: number }[]; message?: string } };
+};
+
+/** Monitor id → interval in ms, as the database says the schedulers should be. */
+async function wantedSchedulers(): Promise<Map<string, number>> {
+    const rows = await database.db
+        .select({ id: monitors.id, settings: monitors.configurationObject })
+        .from(monitors)
+        .where(eq(monitors.isEnabled, true));
+    return new Map(
+        rows.map((r) => [
+            String(r.id),
+            (JSON.parse(r.settings) as { sleep_duration_seconds: number }).sleep_duration_seconds * 1000,
+        ])
+    );
+}
+
+const sameSchedulers = async () => {
+    const [want, have] = [await wantedSchedulers(), await redis.schedulers()];
+    return want.size === have.size && [...want].every(([id, every]) => have.get(id) === every);
+};
+
+const lastChecks = async (ids: number[]) =>
+    database.db
+        .select({ id: monitors.id, lastCheck: monitors.lastCheck })
+        .from(monitors)
+        .where(inArray(monitors.id, ids));
+
+beforeAll(async () => {
+    await admin(`CREATE DATABASE ${dbName}`);
+    const url = new URL(PG_BASE);
+    url.pathname = `/${dbName}`;
+    databaseUrl = url.toString();
+    database = await openDatabase({ databaseUrl, dataDir: '' });
+    redis = new RedisProbe(REDIS_URL);
+    await redis.flush();
+    sim = await startChainSim({ blockTimeMs: 500, nodes: 1 });
+    const [company] = await database.db
+        .insert(companies)
+        .values({ name: 'Cluster', allowedNetworks: ['127.0.0.0/8'] })
+        .returning();
+    const [cfg] = await database.db
+        .insert(configurations)
+        .values({ companyId: company?.id ?? 0, name: 'Sim mainnet', chain: 'cosmoshub' })
+        .returning();
+    const [srv] = await database.db
+        .insert(servers)
+        .values({ configurationId: cfg?.id ?? 0, name: 'validator-1', address: 'http://127.0.0.1' })
+        .returning();
+    await database.db
+        .insert(services)
+        .values({ serverId: srv?.id ?? 0, name: 'rpc', type: 'rpc', address: sim.nodes[0]?.rpcUrl ?? '' });
+    const settings = (sleep: number) =>
+        JSON.stringify({
+            miss_tolerance: 3,
+            miss_tolerance_period_seconds: 30,
+            sleep_duration_seconds: sleep,
+            alert_sleep_duration_minutes: 60,
+        });
+    const rows = await database.db
+        .insert(monitors)
+        .values(
+            Array.from({ length: 12 }, (_, i) => ({
+                configurationId: cfg?.id ?? 0,
+                serverId: srv?.id ?? 0,
+                name: `height ${i + 1}`,
+                type: 'blockCheck' as const,
+                configurationObject: settings(5),
+                isEnabled: i < 10,
+            }))
+        )
+        .returning({ id: monitors.id, isEnabled: monitors.isEnabled });
+    monitorIds.push(...rows.filter((r) => r.isEnabled).map((r) => r.id));
+    disabledIds = rows.filter((r) => !r.isEnabled).map((r) => r.id);
+    env = {
+        DATABASE_URL: databaseUrl,
+        REDIS_URL,
+        APP_SECRET: randomBytes(32).toString('hex'),
+        ADMIN_PASSWORD: 'admin-password-1',
+        DATA_DIR: `/tmp/nm-cluster-${dbName}`,
+    };
+    web = await startConsole('web', env);
+    workers.push(...(await Promise.all([1, 2, 3].map(() => startConsole('worker', env)))));
+}, 180_000);
+
+afterAll(async () => {
+    await Promise.all([web, ...workers].filter(Boolean).map((p) => stopConsole(p, 'SIGKILL')));
+    await redis?.flush();
+    await redis?.close();
+    await database?.close();
+    await sim?.close();
+    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+});
+
+describe('the cluster profile', () => {
+    it('stops a start with REDIS_URL but no DATABASE_URL, naming both', () => {
+        const run = spawnSync(`${ROOT}node_modules/.bin/tsx`, ['server/main.ts', 'start'], {
+            cwd: ROOT,
+            env: { ...process.env, REDIS_URL, DATABASE_URL: '', DATA_DIR: env.DATA_DIR ?? '' },
+            encoding: 'utf8',
+        });
+        expect(run.status).toBe(1);
+        expect(run.stderr).toMatch(/REDIS_URL needs DATABASE_URL/);
+    });
+
+    it('lists the three live workers on /api/health of the web process', async () => {
+        const { status, body } = await waitFor('three workers', async () => {
+            const h = await health();
+            return h.body.workers?.length === 3 ? h : null;
+        });
+        expect(status).toBe(200);
+        expect(body.workers?.map((w) => w.pid).sort()).toEqual(workers.map((w) => w.child.pid).sort());
+    });
+
+    it('keeps exactly one job scheduler per enabled monitor, with its interval', async () => {
+        await waitFor('the schedulers', sameSchedulers);
+        const have = await redis.schedulers();
+        expect([...have.keys()].sort()).toEqual(monitorIds.map(String).sort());
+        for (const id of disabledIds) expect(have.has(String(id))).toBe(false);
+    });
+
+    it('checks every monitor within 20 s of a worker killed with -9, and drops it from the list within 30 s', async () => {
+        await waitFor('a first check of every monitor', async () =>
+            (await lastChecks(monitorIds)).every((r) => r.lastCheck !== null)
+        );
+        const victim = workers[0] as ConsoleProcess;
+        const killedAt = new Date();
+        await stopConsole(victim, 'SIGKILL');
+        await waitFor(
+            'a check of every monitor after the kill',
+            async () => (await lastChecks(monitorIds)).every((r) => r.lastCheck && new Date(r.lastCheck) > killedAt),
+            20_000
+        );
+        await waitFor(
+            'the killed worker to leave /api/health',
+            async () => {
+                const { body } = await health();
+                return body.workers?.length === 2 && !body.workers.some((w) => w.pid === victim.child.pid);
+            },
+            30_000
+        );
+    }, 60_000);
+
+    it('adds no scheduler when a worker restarts', async () => {
+        workers[0] = await startConsole('worker', env);
+        await waitFor('three workers again', async () => (await health()).body.workers?.length === 3);
+        expect(await redis.count()).toBe(monitorIds.length);
+        expect(await sameSchedulers()).toBe(true);
+    }, 90_000);
+
+    it('after 1,000 edits while the workers run, holds exactly one scheduler per enabled monitor', async () => {
+        const all = [...monitorIds, ...disabledIds];
+        for (let i = 0; i < 1000; i++) {
+            const id = all[i % all.length] as number;
+            const sleep = 5 + (i % 4);
+            await database.db
+                .update(monitors)
+                .set({
+                    isEnabled: i % 7 !== 3,
+                    configurationObject: JSON.stringify({
+                        miss_tolerance: 3,
+                        miss_tolerance_period_seconds: 30,
+                        sleep_duration_seconds: sleep,
+                        alert_sleep_duration_minutes: 60,
+                    }),
+                })
+                .where(eq(monitors.id, id));
+            await redis.emit({ name: 'MONITOR_UPDATED', monitorId: id });
+        }
+        await waitFor('the schedulers to follow the edits', sameSchedulers, 60_000);
+        expect(await redis.count()).toBe((await wantedSchedulers()).size);
+    }, 120_000);
+
+    it('answers the truth with no worker alive', async () => {
+        await Promise.all(workers.map((w) => stopConsole(w, 'SIGKILL')));
+        const { status, body } = await waitFor(
+            'an empty worker list',
+            async () => {
+                const h = await health();
+                return h.body.workers?.length === 0 ? h : null;
+            },
+            30_000
+        );
+        expect(status).toBe(503);
+        expect(body.message).toBe('No worker process is alive: no check runs and no notification is sent');
+    }, 60_000);
+});
