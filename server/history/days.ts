@@ -17,14 +17,14 @@ export const dayOf = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
 export const SLOT_MS = { hours: HOUR_MS, fiveMinutes: FIVE_MINUTES_MS } as const;
 
 /** bytea as either driver answers it: node-postgres a Buffer, PGlite a Uint8Array, a string if read as text. */
-function bytes(v: unknown): Uint8Array | null {
+export function bytes(v: unknown): Uint8Array | null {
     if (v === null || v === undefined) return null;
     if (v instanceof Uint8Array) return v;
     if (typeof v === 'string' && v.startsWith('\\x')) return Uint8Array.from(Buffer.from(v.slice(2), 'hex'));
     throw new Error('packed history is not bytea');
 }
 
-const hex = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+export const hex = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 const iso = (ms: number) => new Date(ms).toISOString();
 /** A Postgres array literal of plain tokens (numbers, ISO times, hex): nothing in them needs quoting. */
 const arr = (values: (string | number)[]) => `{${values.join(',')}}`;

@@ -4,6 +4,7 @@ import type { HistoryRetention } from '../config';
 import type { Db } from '../db/client';
 import type { DatabaseHealth } from '../db/outage';
 import { bucketOf, type Day, dayOf, mergeSlots, readDays, writeDays } from './days';
+import { packDiskDays } from './disk-days';
 import { rowsOf } from './rows';
 import { type Bucket, DAY_MS, HOUR_MS } from './rollup';
 
@@ -22,10 +23,12 @@ const CLOSE_DELAY_MS = HOUR_MS;
  * Moves the rollup rows of closed days (history_5m, history_1h, history_1d, a row per bucket) into history_days (a
  * row per monitor and day, buckets packed), a few monitors and at most ROWS_PER_STEP rows per table a step, each
  * step one transaction: a bucket is in one table or the other, never both or neither. The same walk upgrades a
- * database that has months of rows per bucket, in small steps while the engine runs.
+ * database that has months of rows per bucket, in small steps while the engine runs. The 15-minute disk readings
+ * (disk_history) move into disk_days the same way, a few servers a step.
  */
 export class HistoryPacker {
     private after = 0;
+    private serversAfter = 0;
     private timer: NodeJS.Timeout | null = null;
     private running: Promise<unknown> | null = null;
     private stopped = false;
@@ -65,7 +68,7 @@ export class HistoryPacker {
     /** Packs the next monitors' closed days. Returns the rollup rows moved. */
     async step(nowMs = Date.now()): Promise<number> {
         try {
-            const moved = await this.packSome(nowMs);
+            const moved = (await this.packSome(nowMs)) + (await this.packDisks(nowMs));
             this.stats.moved += moved;
             this.stats.steps++;
             return moved;
@@ -151,6 +154,34 @@ export class HistoryPacker {
             return five.length + hours.length + daily.length;
         });
         if (!cut) this.after = ids[ids.length - 1] ?? 0;
+        return moved;
+    }
+
+    /** The disk readings of the next servers' closed days, whole days of at most about ROWS_PER_STEP rows. */
+    private async packDisks(nowMs: number): Promise<number> {
+        const ids = (
+            await rowsOf(
+                this.db,
+                sql`select id from servers where id > ${this.serversAfter} order by id limit ${IDS_PER_STEP}`
+            )
+        ).map((r) => Number(r.id));
+        if (ids.length === 0) {
+            this.serversAfter = 0;
+            return 0;
+        }
+        const edge = dayOf(nowMs - CLOSE_DELAY_MS);
+        const [row] = await rowsOf(
+            this.db,
+            sql`select server_id, mountpoint, extract(epoch from bucket) * 1000 as bucket_ms from disk_history
+                where server_id in (${sql.raw(ids.join(','))}) and bucket < ${new Date(edge).toISOString()}
+                order by server_id, mountpoint, bucket offset ${ROWS_PER_STEP} limit 1`
+        );
+        const before = row
+            ? sql`and (server_id, mountpoint, bucket) < (${Number(row.server_id)}, ${String(row.mountpoint)},
+                ${new Date(dayOf(Number(row.bucket_ms))).toISOString()}::timestamptz)`
+            : sql``;
+        const moved = await this.db.transaction(async (tx) => packDiskDays(tx as unknown as Db, ids, edge, before));
+        if (!row) this.serversAfter = ids[ids.length - 1] ?? 0;
         return moved;
     }
 }

@@ -138,7 +138,11 @@ export class HistoryPruner {
         const rawCutoff = new Date(nowMs - this.retention.rawHours * HOUR_MS).toISOString();
         const n =
             (await this.deleteSome('disk_history', sql`server_id in (${list}) and bucket < ${cutoff}`)) +
-            (await this.deleteSome('disk_samples', sql`server_id in (${list}) and t < ${rawCutoff}`));
+            (await this.deleteSome('disk_samples', sql`server_id in (${list}) and t < ${rawCutoff}`)) +
+            (await this.deleteSome(
+                'disk_days',
+                sql`server_id in (${list}) and day < ${new Date(dayOf(nowMs - this.retention.fiveMinuteDays * DAY_MS)).toISOString()}`
+            ));
         c.again = n >= ROWS_PER_STEP;
         if (!c.again) c.after = ids[ids.length - 1] ?? 0;
         return n;

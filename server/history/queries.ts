@@ -2,6 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { HistoryRetention } from '../config';
 import type { Db } from '../db/client';
 import { bucketOf, decodeDay, packedBuckets } from './days';
+import { type DiskReading, diskReadings } from './disk-days';
 import { daysUntilFull, PROJECTION_WINDOW_MS, roundDays } from './projection';
 import { type Bucket, DISK_BUCKET_MS, FIVE_MINUTES_MS, HOUR_MS, LEVEL_NAME, type Level, mergeBuckets } from './rollup';
 import { rowsOf } from './rows';
@@ -9,6 +10,8 @@ import { rowsOf } from './rows';
 /** Reads of monitor and disk history. Callers check tenancy first (getMonitor / findServer answer 404). */
 
 const DAY_MS = 86_400_000;
+/** No upper bound: a reading stamped by a server clock ahead of ours still counts. */
+const LATEST_MS = Date.UTC(9999, 11, 31);
 
 type Tier = 'raw' | 'history_5m' | 'history_1h';
 
@@ -333,16 +336,17 @@ export async function diskHistory(
 ): Promise<MountpointHistory[]> {
     const raw = fromMs >= nowMs - rawHours * HOUR_MS;
     const stepMs = raw ? defaultStepMs(toMs - fromMs) : Math.max(DISK_BUCKET_MS, defaultStepMs(toMs - fromMs));
-    const [table, column] = raw ? ['disk_samples', 't'] : ['disk_history', 'bucket'];
-    const bucket = sql.raw(`floor(extract(epoch from ${column}) * 1000 / ${stepMs}) * ${stepMs}`);
-    const res = await rowsOf(
-        db,
-        sql`
-        select mountpoint, ${bucket} as b, avg(used_percent) as used from ${sql.raw(table)}
-        where server_id = ${serverId} and ${sql.raw(column)} >= ${new Date(fromMs).toISOString()}
-            and ${sql.raw(column)} < ${new Date(toMs).toISOString()}
-        group by 1, 2 order by 1, 2`
-    );
+    const res = raw
+        ? await rowsOf(
+              db,
+              sql`
+            select mountpoint, floor(extract(epoch from t) * 1000 / ${stepMs}) * ${stepMs} as b,
+                avg(used_percent) as used from disk_samples
+            where server_id = ${serverId} and t >= ${new Date(fromMs).toISOString()}
+                and t < ${new Date(toMs).toISOString()}
+            group by 1, 2 order by 1, 2`
+          )
+        : stepAverages(await diskReadings(db, [serverId], fromMs, toMs), stepMs);
     const byMount = new Map<string, MountpointHistory>();
     for (const row of res as unknown as { mountpoint: string; b: unknown; used: unknown }[]) {
         let m = byMount.get(row.mountpoint);
@@ -362,6 +366,22 @@ export async function diskHistory(
         byMount.set(mountpoint, m);
     }
     return [...byMount.values()].sort((a, b) => a.mountpoint.localeCompare(b.mountpoint));
+}
+
+/** Readings averaged by mountpoint and step, in the shape the raw query answers. */
+function stepAverages(readings: DiskReading[], stepMs: number): Record<string, unknown>[] {
+    const sums = new Map<string, { mountpoint: string; b: number; sum: number; n: number }>();
+    for (const r of readings) {
+        const b = Math.floor(r.t / stepMs) * stepMs;
+        const key = `${r.mountpoint}\u0000${b}`;
+        const s = sums.get(key) ?? { mountpoint: r.mountpoint, b, sum: 0, n: 0 };
+        s.sum += r.usedPercent;
+        s.n++;
+        sums.set(key, s);
+    }
+    return [...sums.values()]
+        .sort((x, y) => x.mountpoint.localeCompare(y.mountpoint) || x.b - y.b)
+        .map((s) => ({ mountpoint: s.mountpoint, b: s.b, used: s.sum / s.n }));
 }
 
 /**
@@ -412,16 +432,9 @@ export async function daysUntilFullByMountpoint(
             for (const [t, used] of samples) add(Number(row.server_id), mountpoint, t, used);
         }
     }
-    const history = await rowsOf(
-        db,
-        sql`
-        select server_id, mountpoint, extract(epoch from bucket) * 1000 as t, used_percent from disk_history
-        where server_id in (${ids}) and bucket >= ${new Date(nowMs - PROJECTION_WINDOW_MS).toISOString()}
-        order by server_id, mountpoint, bucket`
-    );
-    for (const row of history) {
-        if (fromState.has(`${row.server_id}\u0000${row.mountpoint}`)) continue;
-        add(Number(row.server_id), String(row.mountpoint), Number(row.t), Number(row.used_percent));
+    for (const r of await diskReadings(db, serverIds, nowMs - PROJECTION_WINDOW_MS, LATEST_MS)) {
+        if (fromState.has(`${r.serverId}\u0000${r.mountpoint}`)) continue;
+        add(r.serverId, r.mountpoint, r.t, r.usedPercent);
     }
     for (const s of series.values()) {
         let m = out.get(s.serverId);

@@ -181,6 +181,7 @@ async function realRun(db: Db, app: Awaited<ReturnType<typeof buildApp>>['app'],
             from history_days d where monitor_id >= ${ids[0] ?? 0} and day = ${new Date(day).toISOString()}`
     );
     const p = packed[0] ?? {};
+    const disk = await one(db, sql`select avg(pg_column_size(d.*)) from disk_days d`);
     console.log(
         `\nshort real run (${load()}): ${WRITE_MONITORS} monitors, a check a minute for a day, ${checks.toLocaleString()} checks`
     );
@@ -193,6 +194,7 @@ async function realRun(db: Db, app: Awaited<ReturnType<typeof buildApp>>['app'],
     console.log(
         `  packed day: ${Number(p.n)} rows, ${Number(p.row_bytes).toFixed(0)} bytes a row (5-minute part ${Number(p.five_bytes).toFixed(0)}, hours ${Number(p.hour_bytes).toFixed(0)})`
     );
+    console.log(`  packed disk day (a mountpoint, 96 readings): ${disk.toFixed(0)} bytes a row`);
     return { walPerCheck: (wal2 - wal0) / checks, rowBytes: Number(p.row_bytes) };
 }
 

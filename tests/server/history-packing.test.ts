@@ -19,14 +19,17 @@ const now = Date.now();
 let w: World;
 let site: number;
 let node: number;
+let server: number;
 
 const count = async (q: string) =>
     Number(((await w.t.app.ctx.db.execute(q)) as unknown as { rows: { n: unknown }[] }).rows[0]?.n);
 
+/** Through the engine's write path; raw checks only within their retention (48 h), as the pruner leaves them. */
 async function write(samples: CheckSample[]) {
     const buffer = new HistoryBuffer();
     for (const s of samples.sort((a, b) => a.t - b.t)) buffer.record(s);
-    await writeHistory(w.t.app.ctx.db, buffer.take(true));
+    const batch = buffer.take(true);
+    await writeHistory(w.t.app.ctx.db, { ...batch, raw: batch.raw.filter((s) => s.t >= now - 48 * HOUR) });
 }
 
 /** A check every `everyMs` for `spanMs` from `t0`: an outage now and then, latency with decimals, a reading. */
@@ -47,8 +50,8 @@ function checks(monitorId: number, t0: number, spanMs: number, everyMs: number, 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * Answers as they may differ after packing: an average latency within rounding (packed days keep the sum to a tenth
- * of a millisecond).
+ * Answers as they may differ after packing: an average latency or disk use within rounding (packed days keep a
+ * latency sum to a tenth of a millisecond, a reading to a thousandth).
  */
 function roughly(answer: unknown): unknown {
     if (Array.isArray(answer)) return answer.map(roughly);
@@ -56,7 +59,13 @@ function roughly(answer: unknown): unknown {
         return Object.fromEntries(
             Object.entries(answer).map(([k, v]) => [
                 k,
-                k === 'latency_avg_ms' && typeof v === 'number' ? expect.closeTo(v, 0) : roughly(v),
+                typeof v !== 'number'
+                    ? roughly(v)
+                    : k === 'latency_avg_ms'
+                      ? expect.closeTo(v, 0)
+                      : k === 'used_percent'
+                        ? expect.closeTo(v, 1)
+                        : v,
             ])
         );
     return answer;
@@ -89,6 +98,11 @@ async function answers() {
             Object.fromEntries(cells.map((c, i) => [header?.[i], i === 4 && c !== '' ? Number(c) : c]))
         );
     }
+    for (const q of ['', `from=${iso(now - 30 * DAY)}`, `from=${iso(now - 3 * DAY)}&to=${iso(now - 2 * DAY)}`]) {
+        const res = await w.call('GET', `/api/servers/${server}/disk-history?${q}`, w.plain.access);
+        expect(res.statusCode).toBe(200);
+        out[`disk ${q}`] = res.json();
+    }
     out.uptime = (await w.call('GET', '/api/uptime', w.plain.access)).json();
     out.uptime30d = [...(await uptime30d(w.t.app.ctx.db, [site, node], now)).entries()];
     out.daily = [...(await dailyUptime(w.t.app.ctx.db, [site, node], 90, now)).entries()].map(([id, m]) => [
@@ -105,6 +119,7 @@ beforeAll(async () => {
         (
             await w.call('POST', '/api/monitors', w.admin.access, { configuration_id: cfg, is_enabled: true, ...body })
         ).json().id as number;
+    server = await w.server(w.admin.access, cfg);
     site = await create({ name: 'site', type: 'urlCheck', configuration_object: '{"address":"http://127.0.0.1:9/"}' });
     node = await create({ name: 'node', type: 'urlCheck', configuration_object: '{"address":"http://127.0.0.1:9/"}' });
     // Three days of checks every 5 minutes, and stretches 10, 60, 100, 400 days and 3 years back: rollup rows only,
@@ -121,7 +136,25 @@ beforeAll(async () => {
         await write(checks(site, t0, span, 5 * MIN, (i) => Math.round((40 + i / 300) * 1000) / 1000));
         await write(checks(node, t0, span, 5 * MIN, (i) => (i % 11 === 0 ? null : 20_000_000 + i * 50)));
     }
-});
+    // Twelve days of disk readings every 15 minutes: /data filling, / flat, the last reading of each bucket kept.
+    const disk = new HistoryBuffer();
+    for (let t = now - 12 * DAY; t < now - HOUR; t += 15 * MIN) {
+        const hours = (t - now + 12 * DAY) / HOUR;
+        disk.record(
+            { monitorId: site, t, level: 'ok', latencyMs: 5, value: null, message: null },
+            {
+                serverId: server,
+                t,
+                filesystems: [
+                    { mountpoint: '/data', usedPercent: 40 + 0.1 * hours + (Math.round(t / MIN) % 7) / 13 },
+                    { mountpoint: '/', usedPercent: 20 },
+                ],
+            }
+        );
+    }
+    const { disks } = disk.take(true);
+    await writeHistory(w.t.app.ctx.db, { raw: [], fiveMinute: [], hourly: [], daily: [], disks, diskSamples: [] });
+}, 180_000);
 afterAll(() => w.t.close());
 
 describe('packing rollups into days', () => {
@@ -131,7 +164,8 @@ describe('packing rollups into days', () => {
         const unpacked = async () =>
             (await count(`select count(*) as n from history_5m where bucket < '${iso(edge)}'`)) +
             (await count(`select count(*) as n from history_1h where bucket < '${iso(edge)}'`)) +
-            (await count(`select count(*) as n from history_1d where bucket < '${iso(edge)}'`));
+            (await count(`select count(*) as n from history_1d where bucket < '${iso(edge)}'`)) +
+            (await count(`select count(*) as n from disk_history where bucket < '${iso(edge)}'`));
         const rows = await unpacked();
         expect(rows).toBeGreaterThan(5000);
         const packer = new HistoryPacker(w.t.app.ctx.db, w.t.app.ctx.config.history, w.t.app.log);
@@ -147,10 +181,11 @@ describe('packing rollups into days', () => {
         expect(moved).toBe(rows);
         expect(await unpacked()).toBe(0);
         expect(await count('select count(*) as n from history_days')).toBeGreaterThan(0);
+        expect(await count('select count(*) as n from disk_days')).toBe(2 * 12);
         // The current day stays in rows until it is over.
         expect(await count(`select count(*) as n from history_5m where bucket >= '${iso(edge)}'`)).toBeGreaterThan(0);
         expect(await answers()).toEqual(roughly(before));
-    });
+    }, 120_000);
 
     it('merges a bucket written late into its packed day', async () => {
         const t = now - 40 * DAY + 7 * MIN;
@@ -188,5 +223,9 @@ describe('packing rollups into days', () => {
         expect(await days(35)).toBeGreaterThan(0);
         expect(await five(5)).toBeGreaterThan(0);
         expect(await days(3 * 365)).toBe(0);
+        // Disk readings are kept as long as the 5-minute buckets.
+        expect(await count('select count(*) as n from disk_days')).toBe(2 * 12);
+        for (let i = 0; i < 4; i++) await pruner.step(now + 100 * DAY);
+        expect(await count('select count(*) as n from disk_days')).toBe(0);
     });
 });

@@ -81,7 +81,7 @@ export const historyDays = pgTable(
     (t) => [primaryKey({ columns: [t.monitorId, t.day] })]
 );
 
-/** Used % per mountpoint of a server, the last disk reading of each 15-minute bucket. */
+/** Used % per mountpoint of a server, the last disk reading of each 15-minute bucket (days not packed yet). */
 export const diskHistory = pgTable(
     'disk_history',
     {
@@ -93,6 +93,20 @@ export const diskHistory = pgTable(
         usedPercent: real('used_percent').notNull(),
     },
     (t) => [primaryKey({ columns: [t.serverId, t.mountpoint, t.bucket] })]
+);
+
+/** The 15-minute disk readings of one mountpoint and closed day, packed (server/history/packed.ts, packSeries). */
+export const diskDays = pgTable(
+    'disk_days',
+    {
+        serverId: integer('server_id')
+            .notNull()
+            .references(() => servers.id, { onDelete: 'cascade' }),
+        mountpoint: text('mountpoint').notNull(),
+        day: timestamp('day', { withTimezone: true }).notNull(),
+        used: bytea('used').notNull(),
+    },
+    (t) => [primaryKey({ columns: [t.serverId, t.mountpoint, t.day] })]
 );
 
 /** Every disk reading of the last HISTORY_RAW_HOURS (48 h): a new disk shows points within a minute, not 15. */
