@@ -7,10 +7,10 @@ import type { Console } from './harness';
 import { ADMIN_PASSWORD, api, openBrowser, signIn, startConsole } from './harness';
 
 /**
- * Issue 11 in the browser, for every channel type: an admin adds the channel through the dialog built from the
- * catalogue, tests it against a refusing receiver (its own error text shows) and a working one (the test message
- * arrives), saves it (the secret reads back masked), and links it to a configuration sending warnings too. One
- * server, one browser and one set of loopback receivers serve all six.
+ * Notification channels in the browser, for every channel type: an admin adds the channel through the dialog built from
+ * the catalogue, tests it against a refusing receiver (its own error text shows) and a working one (the test message
+ * arrives), saves it (the secret reads back masked), and links it to a configuration sending warnings too. One server,
+ * one browser and one set of loopback receivers serve all six.
  */
 let server: Console;
 let browser: Awaited<ReturnType<typeof openBrowser>>;

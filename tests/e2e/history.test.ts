@@ -5,9 +5,9 @@ import type { Console } from './harness';
 import { ADMIN_PASSWORD, api, openBrowser, signIn, startConsole } from './harness';
 
 /**
- * Issue 14 in the browser, against the real server and the chain simulator: the status bar fills as checks run, a
- * halted node shows as Error bars and as its incident's band on the charts, the range exports as CSV, and a disk
- * the simulator fills at a steady rate shows a days-until-full estimate on the server page close to the truth.
+ * Monitor and disk history in the browser, against the real server and the chain simulator: the status bar fills as
+ * checks run, a halted node shows as Error bars and as its incident's band on the charts, the range exports as CSV, and
+ * a disk the simulator fills at a steady rate shows a days-until-full estimate on the server page close to the truth.
  */
 const FILL_PER_HOUR = 0.25; // percent points: 60 points to go take 240 hours, 10 days
 const FILL_FROM = 40;

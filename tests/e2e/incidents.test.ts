@@ -5,7 +5,7 @@ import type { Console } from './harness';
 import { ADMIN_PASSWORD, api, openBrowser, signIn, startConsole } from './harness';
 
 /**
- * Issue 12 in the browser, against the real server and the chain simulator: a node halts, the incident shows on
+ * Incidents in the browser, against the real server and the chain simulator: a node halts, the incident shows on
  * the Incidents page, and its admin acknowledges it from the incident page with a note.
  */
 let server: Console;

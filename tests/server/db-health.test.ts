@@ -3,7 +3,7 @@ import type { AppConfig } from '../../server/config';
 import { auth, login, persistentTestDatabase, seedUser, startAppOn, type TestApp } from './helpers';
 
 /**
- * Issue 10 item 2: with a full disk, /api/health reports the database failing with its reason, and a write answers
+ * With a full disk, /api/health reports the database failing with its reason, and a write answers
  * 503 with a sentence saying the database cannot write, instead of a bare 500; both recover when the disk has room.
  */
 let t: TestApp;

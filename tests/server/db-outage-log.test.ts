@@ -2,7 +2,7 @@ import { stoppableDatabase } from '../support/db-faults';
 import { createTestApp, type TestApp } from './helpers';
 
 /**
- * Issue 10 item 4: while the database is stopped, the periodic loops (outbox every second, engine flush, reload)
+ * While the database is stopped, the periodic loops (outbox every second, engine flush, reload)
  * keep failing; the log says so once when the outage starts and once when it ends, with its length.
  */
 let t: TestApp;

@@ -3,7 +3,7 @@ import { createWorld, type World } from './config-fixtures';
 import { seedCompany } from './helpers';
 
 /**
- * Issue 10 item 3: a write and its audit entry are stored together or not at all. The audit store is broken by a
+ * A write and its audit entry are stored together or not at all. The audit store is broken by a
  * trigger (on PGlite and on PostgreSQL alike); every write route must then leave every table as it was, and the
  * retry once the audit store works again stores the row once.
  */

@@ -1,4 +1,4 @@
-/** Answers of the history API (issue 14's shapes) for the fake API. */
+/** Answers of the history API (a monitor's checks, its charted history, a server's disk history) for the fake API. */
 
 const MINUTE = 60_000;
 

@@ -10,11 +10,11 @@ import { auth, login, persistentTestDatabase, seedCompany, seedUser, startAppOn 
 import { seedNode, waitFor } from '../seed';
 
 /**
- * Issue 12 end to end, against the chain simulator, a fake Telegram and a fake PagerDuty linked with
- * `escalate_after_minutes: 15`: node halts → alert in Telegram only; a restart; 16 minutes unacknowledged →
+ * Acknowledgement and escalation end to end, against the chain simulator, a fake Telegram and a fake PagerDuty linked
+ * with `escalate_after_minutes: 15`: node halts → alert in Telegram only; a restart; 16 minutes unacknowledged →
  * PagerDuty is paged; acknowledged through the API → one ACKNOWLEDGED per channel (PagerDuty: `acknowledge`), no
- * reminder after it, across another restart; the recovery still comes to both. A second outage acknowledged at
- * once never reaches PagerDuty. The engine, the simulator and the test share one shifted clock.
+ * reminder after it, across another restart; the recovery still comes to both. A second outage acknowledged at once
+ * never reaches PagerDuty. The engine, the simulator and the test share one shifted clock.
  */
 let sim: ChainSim;
 let telegram: FakeTelegram;

@@ -5,7 +5,7 @@ import { parsePayload, toRecord } from '../../../server/notify/record';
 import { createWorld, type World } from '../config-fixtures';
 import { auth } from '../helpers';
 
-/** Issue 12: GET/POST /api/incidents… as an operator's tools and scripts call them. */
+/** GET/POST /api/incidents… (list, MTTA and MTTR, acknowledge, notes) as an operator's tools and scripts call them. */
 let w: World;
 let cfg: number;
 let links: { webhook: number; pager: number };

@@ -9,7 +9,7 @@ import { auth, login, persistentTestDatabase, seedCompany, seedUser, startAppOn 
 import { seedNode, waitFor } from '../seed';
 
 /**
- * Issue 12, the Telegram buttons end to end, in the running app (its own getUpdates poller and the real
+ * The Telegram buttons end to end, in the running app (its own getUpdates poller and the real
  * acknowledgement and silence): node halts → ALERT with Acknowledge and Silence 1 h → a press comes back through
  * getUpdates → the incident is acknowledged by that Telegram user, reminders stop, ACKNOWLEDGED is sent once, the
  * keyboard is edited away, the recovery still comes. Silence 1 h silences the monitor and holds reminders back. A

@@ -6,7 +6,7 @@ import { createWorld, type World } from '../config-fixtures';
 import { login, seedUser } from '../helpers';
 
 /**
- * Issue 11: each new channel type against a loopback receiver answering as the real service does, through the
+ * Each channel type besides Telegram against a loopback receiver answering as the real service does, through the
  * channel API: the test message arrives in the type's own format, a refusal answers with the destination's own
  * error code (never a body), bad settings answer 400 naming the field, and secrets are encrypted at rest and masked on read.
  */

@@ -8,8 +8,8 @@ import { type Receiver, startReceiver } from '../../support/fake-receivers';
 import { createTestApp, seedCompany, seedUser, type TestApp } from '../helpers';
 
 /**
- * Issue 16: "When the outbox cannot deliver to a channel for 15 minutes, the super admins' channels and the dashboard
- * say so." A tenant's webhook refuses; the test clock moves the outbox and the watch on by minutes.
+ * When the outbox cannot deliver to a channel for 15 minutes, the super admins' channels and the dashboard say so.
+ * A tenant's webhook refuses; the test clock moves the outbox and the watch on by minutes.
  */
 
 let t: TestApp;

@@ -1,6 +1,6 @@
 import { createWorld, type World } from '../config-fixtures';
 
-/** Issue 11: a configuration's link to a channel carries its routing, set on create and edited with PUT. */
+/** A configuration's link to a channel carries its routing, set on create and edited with PUT. */
 let w: World;
 beforeAll(async () => {
     w = await createWorld();

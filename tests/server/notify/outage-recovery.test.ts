@@ -15,7 +15,7 @@ import { createTestApp, seedCompany } from '../helpers';
 import { waitFor } from '../seed';
 
 /**
- * Issue 10 item 1: with Telegram unreachable while a node is down, the alert reaches the chat within a probe
+ * With Telegram unreachable while a node is down, the alert reaches the chat within a probe
  * interval of Telegram answering again (not after the doubling backoff), and the reminders that fell due meanwhile
  * arrive folded into it ("Still failing since …"), not as a burst. The dispatcher runs on a clock the test moves.
  */

@@ -11,9 +11,9 @@ import { createWorld, type World } from '../config-fixtures';
 import { seedNode, waitFor } from '../seed';
 
 /**
- * Issue 11's scenario: a node halts → one alert → it recovers → one recovery, with its configuration linked to all
- * six channel types at once (and to a Discord webhook that was deleted, which fails for good and must hold up no
- * other, and to a Slack channel whose link leaves out recoveries).
+ * A node halts → one alert → it recovers → one recovery, with its configuration linked to all six channel types at
+ * once (and to a Discord webhook that was deleted, which fails for good and must hold up no other, and to a Slack
+ * channel whose link leaves out recoveries).
  */
 
 let sim: ChainSim;

@@ -12,7 +12,7 @@ import { createWorld, type World } from '../config-fixtures';
 import { waitFor } from '../seed';
 
 /**
- * Issue 12, Telegram actions: alert messages carry Acknowledge and Silence 1 h buttons; presses come back through
+ * Telegram actions: alert messages carry Acknowledge and Silence 1 h buttons; presses come back through
  * getUpdates, are checked (chat, user, signature, age), answered, handed to the injected TelegramActions, and the
  * keyboard is edited away once done. The offset survives a restart; a webhook set on the bot is told once.
  */

@@ -1,6 +1,6 @@
 import { actionKey, BUTTON_MAX_AGE_MS, signButton, verifyButton } from '../../../server/notify/telegram/callback-data';
 
-/** Issue 12: the Telegram buttons' callback_data is signed, compact, bound to its chat, and expires. */
+/** The Telegram buttons' callback_data is signed, compact, bound to its chat, and expires. */
 const key = actionKey('app-secret-one');
 const other = actionKey('app-secret-two');
 const NOW = Date.UTC(2026, 10, 24, 8, 0, 0);

@@ -3,7 +3,7 @@ import type { NotificationFacts, NotificationSubject } from '../../../server/not
 import { toRecord } from '../../../server/notify/record';
 import { type RoutedLink, routes } from '../../../server/notify/routing';
 
-/** Issue 11, min_severity: warnings and their clears are routed only to links that ask for warnings. */
+/** A link's min_severity: warnings and their clears are routed only to links that ask for warnings. */
 
 const T0 = Date.UTC(2026, 10, 24, 4, 0, 0);
 const subject: NotificationSubject = {

@@ -9,10 +9,10 @@ import { createTestApp, seedCompany } from '../helpers';
 import { seedNode, waitFor } from '../seed';
 
 /**
- * Issue 8 item 2, the attack as it was run: company A watches two nodes under company B's chain name (and of B's
- * very chain id), both frozen at the height B's lone node stopped at. Chain-halt inhibition used to pool heights by
- * the typed chain name across companies, so B's ALERT became "CHAIN STALLED … alerts held back". Nothing one
- * company watches may change what another company is told: B's lone node alerts as any lone node does.
+ * Chain-halt inhibition across tenants, the attack as it was run: company A watches two nodes under company B's chain
+ * name (and of B's very chain id), both frozen at the height B's lone node stopped at. Chain-halt inhibition used to
+ * pool heights by the typed chain name across companies, so B's ALERT became "CHAIN STALLED … alerts held back".
+ * Nothing one company watches may change what another company is told: B's lone node alerts as any lone node does.
  */
 let t: TestApp;
 let telegram: FakeTelegram;

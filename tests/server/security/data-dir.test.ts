@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { loadConfig } from '../../../server/config';
 import { openDatabase } from '../../../server/db/client';
 
-/** Issue 8 item 10: DATA_DIR holds the secret key and the database; no other local user may read them. */
+/** DATA_DIR holds the secret key and the database; no other local user may read them. */
 const mode = (path: string) => statSync(path).mode & 0o777;
 let root: string;
 let umask: number;

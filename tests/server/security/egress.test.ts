@@ -6,7 +6,7 @@ import { createWorld, type World } from '../config-fixtures';
 import { makeCtx } from '../engine/checks/ctx';
 
 /**
- * Issue 8 item 1: a tenant must not make the console read the operator's internal network. Loopback, private and
+ * A tenant must not make the console read the operator's internal network. Loopback, private and
  * link-local targets are refused unless inside the company's `allowed_networks` (set by super admins only), at
  * save and again at connect; metadata is refused always; target answers are never quoted back to users.
  */

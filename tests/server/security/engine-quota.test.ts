@@ -5,7 +5,7 @@ import { auth, createTestApp, login, seedCompany, seedUser } from '../helpers';
 import { seedNode } from '../seed';
 
 /**
- * Issue 8 item 6: a super admin sets each company's share of the engine (`max_concurrent_checks`,
+ * A super admin sets each company's share of the engine (`max_concurrent_checks`,
  * `min_interval_seconds`); a company admin cannot, and cannot save a monitor that runs more often than the
  * company's minimum. The engine side is in tests/server/engine/quota.sim.test.ts and scheduler-fairness.test.ts.
  */

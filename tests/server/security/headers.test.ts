@@ -1,7 +1,7 @@
 import type { TestApp } from '../helpers';
 import { auth, createTestApp, login } from '../helpers';
 
-/** Issue 8 item 9: answers with tokens or data are never cached; the page may only connect back to its own origin. */
+/** Answers with tokens or data are never cached; the page may only connect back to its own origin. */
 let t: TestApp;
 let root: { access: string; refresh: string };
 

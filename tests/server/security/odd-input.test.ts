@@ -2,7 +2,7 @@ import { DrizzleQueryError } from 'drizzle-orm/errors';
 import type { TestApp } from '../helpers';
 import { auth, createTestApp, login, seedCompany } from '../helpers';
 
-/** Issue 8 item 7: no input from any user produces a 500, and no log line carries bound SQL parameters. */
+/** No input from any user produces a 500, and no log line carries bound SQL parameters. */
 let t: TestApp;
 let root: string;
 let acme: number;

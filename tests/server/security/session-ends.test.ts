@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import type { TestApp } from '../helpers';
 import { auth, createTestApp, login, seedCompany, seedUser } from '../helpers';
 
-/** Issue 8 items 4, 8, 9: logout ends the sign-in, a revocation ends everything it covers at once. */
+/** Logout ends the sign-in, a revocation ends everything it covers at once. */
 let t: TestApp;
 let acme: number;
 let root: string;

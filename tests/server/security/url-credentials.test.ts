@@ -3,7 +3,7 @@ import { type Loopback, startLoopback } from '../check-support';
 import { createWorld, type World } from '../config-fixtures';
 
 /**
- * Issue 8 item 5: `http://user:pass@host` in service and monitor addresses was stored in clear and returned in
+ * `http://user:pass@host` in service and monitor addresses was stored in clear and returned in
  * full to read-only users. Now encrypted at rest, masked on every read, kept when the mask is sent back, and used
  * for real by the egress paths only.
  */

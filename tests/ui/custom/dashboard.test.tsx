@@ -240,7 +240,7 @@ describe('dashboard', () => {
         }
     });
 
-    describe('database banner (issue 10)', () => {
+    describe('database banner', () => {
         const diskFull =
             'The database cannot write: could not extend file "base/5/16385": No space left on device. Nothing was saved.';
         const failingHealth = {

@@ -9,7 +9,7 @@ const config = configuration({ servers: [], monitors: [] });
 const pager = { id: 6, type: 'pagerduty', name: 'On-call', is_enabled: true };
 const routing = { min_severity: 'critical', send_recoveries: true, send_reminders: true };
 
-/** Issue 11: a link's routing is edited in the configuration detail's Notification Channels panel. */
+/** A link's routing is edited in the configuration detail's Notification Channels panel. */
 describe('notification channel link routing', () => {
     beforeEach(() => storeSession());
 

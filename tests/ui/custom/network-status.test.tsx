@@ -67,8 +67,8 @@ describe('network status', () => {
         expect(await screen.findByRole('heading', { name: 'Network Status', level: 1 })).toBeInTheDocument();
         expect(screen.getByText('Monitor system resources across all nodes')).toBeInTheDocument();
         const headers = (await screen.findAllByRole('columnheader')).map((cell) => cell.textContent);
-        // The spec's columns in their order, with the days-until-full projection beside Disk Usage (issue 14).
-        // and the node (height, block lag, peers, sync) after them.
+        // The spec's columns in their order, with the days-until-full projection beside Disk Usage, and the node
+        // (height, block lag, peers, sync) after them.
         expect(headers).toEqual(['Configuration', 'Server', 'Disk Usage', 'Days until full', 'Memory Usage', 'Node']);
         await waitFor(() =>
             expect(

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { renderApp } from '../renderApp';
 import { storeSession, stubApi, superAdmin } from '../fakeApi';
 
-/** Issue 8 item 6: the engine quota is shown on the company overview and edited on the company's page form. */
+/** The engine quota is shown on the company overview and edited on the company's page form. */
 const acme = {
     id: 1,
     name: 'Acme',
