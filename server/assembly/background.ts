@@ -59,12 +59,13 @@ export class BackgroundParts {
                 schedule: redisUrl
                     ? (run, concurrency) => new QueueScheduler(run, concurrency, { redisUrl, log })
                     : undefined,
+                sharedState: Boolean(redisUrl),
             }
         );
         ctx.engine = this.engine;
         await this.engine.start();
         const senders = { http, config, egress, keys: { secretsAtRest: keys.secretsAtRest } };
-        this.outbox = new OutboxDispatcher({ ...senders, db, dbHealth, events }, log);
+        this.outbox = new OutboxDispatcher({ ...senders, db, dbHealth, events, shared: Boolean(redisUrl) }, log);
         this.outbox.start();
         // Telegram button presses acknowledge incidents and silence monitors from the chat.
         this.pollers = new TelegramPollers({ ...senders, db, events }, log, {

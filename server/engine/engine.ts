@@ -61,6 +61,11 @@ export interface EngineOptions {
     startSpreadMs?: number;
     /** The schedule the checks run on; the in-process `Scheduler` unless the composition root gives another. */
     schedule?: (run: JobRunner, concurrency: number) => JobSchedule;
+    /**
+     * Other processes check the same monitors (the cluster profile): each check starts from the state row and
+     * saves its result at once with a compare-and-set on it (ResultWriter.commit).
+     */
+    sharedState?: boolean;
 }
 
 const MAX_TIMEOUT_MS = 15_000;
@@ -117,7 +122,7 @@ export class Engine {
     ) {
         this.now = ctx.clock ?? (() => Date.now());
         const schedule = opts.schedule ?? ((run, concurrency) => new Scheduler(run, concurrency));
-        this.scheduler = schedule((id) => this.runOnce(id), opts.concurrency ?? 256);
+        this.scheduler = schedule((id, slot) => this.runOnce(id, slot), opts.concurrency ?? 256);
         this.reads = new ReadThread({ allowPrivate: ctx.config.allowPrivateTargets }, log);
         // Every check in flight listens for the engine's stop; hundreds at once are expected, not a leak.
         setMaxListeners(0, this.controller.signal);
@@ -282,7 +287,7 @@ export class Engine {
     }
 
     /** One check of one monitor; never throws. */
-    private async runOnce(id: number): Promise<void> {
+    private async runOnce(id: number, slot?: number): Promise<void> {
         const target = this.targets.get(id);
         if (!target) return;
         const check = CHECKS[target.type];
@@ -296,7 +301,8 @@ export class Engine {
         if (target.type === 'nodeExporterDiskSpace' && reading.ok && target.server) {
             this.disks.record(target.server.id, reading.value as DiskMeasurement, new Date(now));
         }
-        const prev = this.states.get(id) ?? { alert: INITIAL_ALERT_STATE, memory: undefined };
+        const stored = this.opts.sharedState ? await this.writer.stateOf(id) : undefined;
+        const prev = stored ?? this.states.get(id) ?? { alert: INITIAL_ALERT_STATE, memory: undefined };
         let judged: ReturnType<typeof check.evaluate>;
         // No node of the chain is fresh: the duty check cannot see the chain, which is not the validator's health.
         const blind = !reading.ok && reading.error.startsWith(NO_FRESH_SOURCE);
@@ -354,6 +360,7 @@ export class Engine {
         next = hush(id, prev.alert, next, judged.verdict.message ?? null, cover, now);
         next = keepSentWarning(prev.alert, next);
         const state: PersistedState = {
+            ...(this.opts.sharedState ? { slot: slot ?? now } : {}),
             alert: next.state,
             memory: judged.memory,
             ...(blindSince !== undefined ? { blindSince } : {}),
@@ -397,7 +404,9 @@ export class Engine {
                         : undefined,
             },
         };
-        this.writer.record(record);
+        if (!this.opts.sharedState) this.writer.record(record);
+        // A result for a slot older than the saved one, or that another process saved meanwhile, is dropped.
+        else if (!(await this.writer.commit(record, stored?.slot ?? null))) return;
         if (next.change) {
             // What a target does is no fault of the console: a failing target is a warning, a planned hold or a
             // recovery information, each with a `target` field; error is kept for the console's own faults.

@@ -122,7 +122,7 @@ export class QueueScheduler implements JobSchedule {
         this.stats.started++;
         this.inFlight++;
         try {
-            await this.run(job.data.monitorId);
+            await this.run(job.data.monitorId, due);
         } finally {
             this.inFlight--;
         }

@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import type { DatabaseHealth } from '../db/outage';
-import { auditEntries, outbox } from '../db/schema';
+import { eq } from 'drizzle-orm';
+import { auditEntries, monitorStates, outbox } from '../db/schema';
 import { routes } from '../notify/routing';
 import { toRecord } from '../notify/record';
 import { linksOf, outboxRows } from '../incidents/queue';
@@ -22,6 +23,8 @@ export interface PersistedState {
     blindSince?: number;
     /** The source a duty monitor's last reading came through. */
     source?: SourceUsed;
+    /** The scheduled time of the check this state came from (the cluster profile; see ResultWriter.commit). */
+    slot?: number;
 }
 
 export interface CheckRecord {
@@ -74,6 +77,57 @@ export class ResultWriter {
         if (r.transition.notification || r.transition.held || r.transition.change) {
             this.transitions.push(r);
             this.alertChanged.add(r.target.id);
+        }
+    }
+
+    /** A monitor's saved state (the cluster profile reads it before each check). */
+    async stateOf(monitorId: number): Promise<PersistedState | undefined> {
+        const [row] = await this.db
+            .select({ state: monitorStates.state })
+            .from(monitorStates)
+            .where(eq(monitorStates.monitorId, monitorId));
+        return row?.state as PersistedState | undefined;
+    }
+
+    /**
+     * Saves one result at once, for the cluster profile where several processes check the same monitor: a
+     * compare-and-set on its state row (still the state of `prevSlot` the check started from, and older than this
+     * one), with its health, transition, incident and outbox rows in the same transaction. Answers false, writing
+     * nothing, when another process saved a state meanwhile or a newer slot is saved: a late or replayed result.
+     */
+    async commit(r: CheckRecord, prevSlot: number | null): Promise<boolean> {
+        const state = JSON.stringify(r.state);
+        const slot = r.state.slot ?? 0;
+        try {
+            const saved = await this.db.transaction(async (tx) => {
+                const result = await tx.execute(
+                    prevSlot === null
+                        ? sql`insert into monitor_states (monitor_id, state, updated_at)
+                              select ${r.target.id}, ${state}::jsonb, now()
+                              where exists (select 1 from monitors where id = ${r.target.id})
+                              on conflict (monitor_id) do update set state = excluded.state, updated_at = now()
+                              where monitor_states.state->'slot' is null
+                              returning monitor_id`
+                        : sql`update monitor_states set state = ${state}::jsonb, updated_at = now()
+                              where monitor_id = ${r.target.id} and (state->>'slot')::bigint = ${prevSlot}
+                                  and ${prevSlot} < ${slot}
+                              returning monitor_id`
+                );
+                if ((result as unknown as { rows: unknown[] }).rows.length === 0) return false;
+                await writeHealth(tx as unknown as Db, [r]);
+                await writeTransitions(
+                    tx as unknown as Db,
+                    r.transition.notification || r.transition.held || r.transition.change ? [r] : []
+                );
+                return true;
+            });
+            if (saved && this.history && r.history) this.history.record(r.history.sample, r.history.disk);
+            this.health?.succeeded('write');
+            return saved;
+        } catch (err) {
+            if (!this.health?.failed(err, 'the engine saving results'))
+                this.log.error({ err }, 'Saving a check result failed');
+            return false;
         }
     }
 

@@ -7,7 +7,8 @@
  * group's queue, and a free slot goes to the group with the fewest jobs in flight: a group at its cap, or one whose
  * slow jobs hold many slots, waits for its own slots without delaying any other group's jobs.
  */
-export type JobRunner = (id: number) => Promise<void>;
+/** Runs one job; `slot` is the time it was scheduled for, where the schedule names it (BullMQ). */
+export type JobRunner = (id: number, slot?: number) => Promise<void>;
 
 interface Entry {
     id: number;

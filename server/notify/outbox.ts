@@ -10,6 +10,7 @@ import { notificationChannels, outbox } from '../db/schema';
 import { subscriberChannels } from '../status-pages/subscribers';
 import { CHANNELS, type ChannelConfig, type ChannelDefinition } from './channels';
 import type { NotifyContext, SendResult } from './channels/types';
+import { claimRows, releaseRows } from './claims';
 import { notifyContext, type SenderPorts } from './context';
 import { planMessages } from './message-plan';
 import { DeliveryOutcomes } from './outcomes';
@@ -33,6 +34,8 @@ export interface OutboxPorts extends SenderPorts {
     egress: Pick<EgressPolicies, 'forCompany'>;
     keys: { secretsAtRest: Uint8Array };
     config: SenderPorts['config'] & Pick<AppConfig, 'publicUrl'>;
+    /** Other processes deliver from the same outbox (the cluster profile): rows are claimed before they are sent. */
+    shared?: boolean;
 }
 
 /**
@@ -180,13 +183,40 @@ export class OutboxDispatcher {
         }
         // Delivered on behalf of the channel's company: its allowed networks apply.
         const nctx = notifyContext(this.ctx, await this.ctx.egress.forCompany(channel.companyId));
-        const { config, refusal } = sendableSettings(def, channel, this.ctx.keys.secretsAtRest);
+        const settings = sendableSettings(def, channel, this.ctx.keys.secretsAtRest);
+        const config = settings.config;
         const destination = config ? `${def.type} ${def.destination(nctx, config)}` : null;
         // Its messages wait for the probe, not for each one's own backoff; the probe then sends them at once.
         if (this.down.holds(destination, channel.id)) return 0;
         const now = this.pacer.now();
         const firstLater = queue.findIndex((r) => r.nextAttemptAt.getTime() > now);
-        const due = firstLater < 0 ? queue : queue.slice(0, firstLater);
+        let due = firstLater < 0 ? queue : queue.slice(0, firstLater);
+        if (this.ctx.shared) {
+            const claimed = await claimRows(
+                this.ctx.db,
+                due.map((r) => r.id),
+                now
+            );
+            due = due.slice(0, claimed.length);
+        }
+        const unsent = new Set(this.ctx.shared ? due.map((r) => r.id) : []);
+        try {
+            return await this.sendDue(def, channel, nctx, settings, destination, due, unsent);
+        } finally {
+            await releaseRows(this.ctx.db, [...unsent], now);
+        }
+    }
+
+    private async sendDue(
+        def: ChannelDefinition,
+        channel: Channel,
+        nctx: NotifyContext,
+        { config, refusal }: ReturnType<typeof sendableSettings>,
+        destination: string | null,
+        due: Row[],
+        /** Claimed rows not yet sent or rescheduled; what is left is released. */
+        unsent: Set<number>
+    ): Promise<number> {
         let delivered = 0;
         for (const out of planMessages(def, due, this.ctx.config.publicUrl)) {
             if (this.stopped || !this.pacer.hasBudget(channel.id, def.limits.perMinute)) break;
@@ -195,6 +225,7 @@ export class OutboxDispatcher {
                 (out.message === null
                     ? { outcome: 'accepted' }
                     : await this.sendOne(def, nctx, channel.id, config, out.message));
+            for (const r of out.rows) unsent.delete(r.id);
             if (result.outcome !== 'accepted') {
                 await this.outcomes.failed(channel, out, result);
                 if (result.outcome === 'transient' && result.unreachable && config && destination)

@@ -1,9 +1,22 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import pg from 'pg';
+import { deriveKey } from '../../server/auth/keys';
+import { encryptSecret } from '../../server/auth/secrets';
 import { type Database, openDatabase } from '../../server/db/client';
-import { companies, configurations, monitors, servers, services } from '../../server/db/schema';
+import {
+    companies,
+    configurationChannels,
+    configurations,
+    incidents,
+    monitors,
+    notificationChannels,
+    outbox,
+    servers,
+    services,
+} from '../../server/db/schema';
+import { type FakeTelegram, startFakeTelegram } from '../support/fake-telegram';
 import { type ChainSim, startChainSim } from '../../tools/chain-sim';
 import { waitFor } from '../server/seed';
 import { type ConsoleProcess, RedisProbe, startConsole, stopConsole } from './processes';
@@ -22,6 +35,9 @@ let databaseUrl: string;
 let database: Database;
 let redis: RedisProbe;
 let sim: ChainSim;
+let telegram: FakeTelegram;
+let configurationId: number;
+let companyId: number;
 let env: Record<string, string>;
 let web: ConsoleProcess;
 const workers: ConsoleProcess[] = [];
@@ -74,6 +90,7 @@ beforeAll(async () => {
     redis = new RedisProbe(REDIS_URL);
     await redis.flush();
     sim = await startChainSim({ blockTimeMs: 500, nodes: 1 });
+    telegram = await startFakeTelegram();
     const [company] = await database.db
         .insert(companies)
         .values({ name: 'Cluster', allowedNetworks: ['127.0.0.0/8'] })
@@ -86,6 +103,8 @@ beforeAll(async () => {
         .insert(servers)
         .values({ configurationId: cfg?.id ?? 0, name: 'validator-1', address: 'http://127.0.0.1' })
         .returning();
+    configurationId = cfg?.id ?? 0;
+    companyId = company?.id ?? 0;
     await database.db
         .insert(services)
         .values({ serverId: srv?.id ?? 0, name: 'rpc', type: 'rpc', address: sim.nodes[0]?.rpcUrl ?? '' });
@@ -102,7 +121,7 @@ beforeAll(async () => {
             Array.from({ length: 12 }, (_, i) => ({
                 configurationId: cfg?.id ?? 0,
                 serverId: srv?.id ?? 0,
-                name: `height ${i + 1}`,
+                name: `height-${String(i + 1).padStart(2, '0')}`,
                 type: 'blockCheck' as const,
                 configurationObject: settings(5),
                 isEnabled: i < 10,
@@ -117,6 +136,7 @@ beforeAll(async () => {
         APP_SECRET: randomBytes(32).toString('hex'),
         ADMIN_PASSWORD: 'admin-password-1',
         DATA_DIR: `/tmp/nm-cluster-${dbName}`,
+        TELEGRAM_API_URL: telegram.url,
     };
     web = await startConsole('web', env);
     workers.push(...(await Promise.all([1, 2, 3].map(() => startConsole('worker', env)))));
@@ -128,6 +148,7 @@ afterAll(async () => {
     await redis?.close();
     await database?.close();
     await sim?.close();
+    await telegram?.close();
     await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
 });
 
@@ -186,6 +207,56 @@ describe('the cluster profile', () => {
         expect(await redis.count()).toBe(monitorIds.length);
         expect(await sameSchedulers()).toBe(true);
     }, 90_000);
+
+    it('sends exactly one ALERT and opens one incident per monitor failing just before a worker is killed', async () => {
+        const token = encryptSecret(deriveKey(env.APP_SECRET ?? '', 'secrets-at-rest'), '123456:CLUSTER-token');
+        const [channel] = await database.db
+            .insert(notificationChannels)
+            .values({
+                companyId,
+                name: 'Ops chat',
+                type: 'telegram',
+                configurationObject: JSON.stringify({ bot_token: token, chat_id: '-4242' }),
+            })
+            .returning();
+        await database.db
+            .insert(configurationChannels)
+            .values({ configurationId, notificationChannelId: channel?.id ?? 0 });
+        await redis.emit({ name: 'NOTIFICATION_CHANNEL_CREATED', channelId: channel?.id });
+        // The node reports catching_up: every blockCheck is in Error at its next check (within 5 s).
+        sim.control.catchUp(0);
+        await new Promise((r) => setTimeout(r, 3000));
+        await stopConsole(workers[1] as ConsoleProcess, 'SIGKILL');
+        // One alert row per monitor, delivered once: a backlog of a channel goes out as a digest of one line per
+        // monitor, so the wire is counted by monitor name.
+        const alertRows = () =>
+            database.db
+                .select({ monitorId: outbox.monitorId, status: outbox.status })
+                .from(outbox)
+                .where(and(eq(outbox.kind, 'alert'), inArray(outbox.monitorId, monitorIds)));
+        await waitFor(
+            'an alert per monitor, delivered',
+            async () => {
+                const rows = await alertRows();
+                return rows.length >= monitorIds.length && rows.every((r) => r.status === 'sent');
+            },
+            40_000
+        );
+        // Several more checks of every monitor, by the two workers left: no second alert, no second incident.
+        await new Promise((r) => setTimeout(r, 12_000));
+        expect((await alertRows()).map((r) => r.monitorId).sort()).toEqual([...monitorIds].sort());
+        for (const i of monitorIds.keys()) {
+            const name = `height-${String(i + 1).padStart(2, '0')}`;
+            expect(telegram.sent.filter((m) => m.text.includes(name))).toHaveLength(1);
+        }
+        const open = await database.db
+            .select({ monitorId: incidents.monitorId })
+            .from(incidents)
+            .where(inArray(incidents.monitorId, monitorIds));
+        expect(open.map((i) => i.monitorId).sort()).toEqual([...monitorIds].sort());
+        sim.control.clearCatchUp(0);
+        workers[1] = await startConsole('worker', env);
+    }, 120_000);
 
     it('after 1,000 edits while the workers run, holds exactly one scheduler per enabled monitor', async () => {
         const all = [...monitorIds, ...disabledIds];
