@@ -2,7 +2,8 @@ import type { Page } from 'playwright-core';
 import type { ChainSim } from '../../tools/chain-sim';
 import { startChainSim } from '../../tools/chain-sim';
 import type { Console } from './harness';
-import { ADMIN_PASSWORD, api, openBrowser, signIn, startConsole } from './harness';
+import { ADMIN_PASSWORD, type api, openBrowser, signIn, startConsole } from './harness';
+import { BLOCK_PRODUCTION, seedValidator } from './seed';
 
 /**
  * Monitor and disk history in the browser, against the real server and the chain simulator: the status bar fills as
@@ -24,53 +25,20 @@ let fillStarted: number;
 
 beforeAll(async () => {
     sim = await startChainSim({ blockTimeMs: 500 });
-    const node = sim.nodes[0];
-    if (!node) throw new Error('no simulated node');
     server = await startConsole();
-    call = await api(server.url, 'admin', ADMIN_PASSWORD);
-    const company = await call('POST', '/companies', {
-        name: 'Ops',
-        is_active: true,
-        allowed_networks: ['127.0.0.0/8'],
-    });
-    const cfg = await call('POST', '/configurations', {
-        name: 'Hub',
-        chain: 'cosmoshub',
-        is_enabled: true,
-        company_id: company.id,
-    });
-    const srv = await call('POST', '/servers', {
-        name: 'hub-val',
-        address: 'http://127.0.0.1',
-        is_enabled: true,
-        configuration_id: cfg.id,
-    });
-    serverId = srv.id;
-    const service = (name: string, type: string, address: string) =>
-        call('POST', '/services', { name, type, address, is_enabled: true, server_id: srv.id });
-    await service('rpc', 'rpc', node.rpcUrl);
-    await service('exporter', 'node_exporter', node.nodeExporterUrl);
-    const monitor = (name: string, type: string, settings: object) =>
-        call('POST', '/monitors', {
-            name,
-            type,
-            is_enabled: true,
-            configuration_id: cfg.id,
-            server_id: srv.id,
-            configuration_object: JSON.stringify(settings),
-        });
     // The disk fills from the start, so its growth is measured while the outage part runs.
     sim.control.fillDisk(0, DATA_MOUNT, FILL_PER_HOUR, FILL_FROM);
     fillStarted = Date.now();
-    await monitor('Disk space', 'nodeExporterDiskSpace', { threshold: 99, check_interval_seconds: 5 });
-    monitorId = (
-        await monitor('Block production', 'blockCheck', {
-            miss_tolerance: 2,
-            miss_tolerance_period_seconds: 5,
-            sleep_duration_seconds: 1,
-            alert_sleep_duration_minutes: 10,
-        })
-    ).id;
+    const seeded = await seedValidator(server.url, sim, {
+        company: 'Ops',
+        configuration: 'Hub',
+        server: 'hub-val',
+        services: ['rpc', 'node_exporter'],
+    });
+    call = seeded.call;
+    serverId = seeded.serverId;
+    await seeded.monitor('Disk space', 'nodeExporterDiskSpace', { threshold: 99, check_interval_seconds: 5 });
+    monitorId = await seeded.monitor('Block production', 'blockCheck', BLOCK_PRODUCTION);
     browser = await openBrowser();
     page = browser.page;
     await signIn(page, server.url, 'admin', ADMIN_PASSWORD);

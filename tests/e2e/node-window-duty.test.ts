@@ -1,7 +1,8 @@
 import type { ChainSim } from '../../tools/chain-sim';
 import { startChainSim } from '../../tools/chain-sim';
 import type { Console } from './harness';
-import { ADMIN_PASSWORD, api, openBrowser, signIn, startConsole } from './harness';
+import { ADMIN_PASSWORD, openBrowser, signIn, startConsole } from './harness';
+import { seedValidator } from './seed';
 
 /**
  * A node's maintenance window mutes its node-health monitors only: the validator jailed while the node restarts
@@ -23,35 +24,13 @@ afterAll(async () => {
 });
 
 it('a validator jailed during its node window still pages; the node check is held', { timeout: 180_000 }, async () => {
-    const call = await api(server.url, 'admin', ADMIN_PASSWORD);
-    const company = await call('POST', '/companies', {
-        name: 'Window Validators',
-        is_active: true,
-        allowed_networks: ['127.0.0.0/8'],
+    const { call, serverId, monitor } = await seedValidator(server.url, sim, {
+        company: 'Window Validators',
+        configuration: 'Hub',
+        services: ['rest', 'rpc'],
     });
-    const cfg = await call('POST', '/configurations', {
-        name: 'Hub',
-        chain: 'cosmoshub',
-        is_enabled: true,
-        company_id: company.id,
-    });
-    const srv = await call('POST', '/servers', {
-        name: 'hub-validator',
-        address: 'http://127.0.0.1',
-        is_enabled: true,
-        configuration_id: cfg.id,
-    });
-    for (const type of ['rest', 'rpc'] as const) {
-        await call('POST', '/services', {
-            name: type,
-            type,
-            address: type === 'rest' ? sim.nodes[0]?.restUrl : sim.nodes[0]?.rpcUrl,
-            is_enabled: true,
-            server_id: srv.id,
-        });
-    }
     await call('POST', '/maintenance-windows', {
-        server_id: srv.id,
+        server_id: serverId,
         starts_at: new Date(Date.now() - 60_000).toISOString(),
         ends_at: new Date(Date.now() + 3_600_000).toISOString(),
         reason: 'Restarting the node',
@@ -64,14 +43,7 @@ it('a validator jailed during its node window still pages; the node check is hel
         ],
         ['Node RPC', 'urlCheck', { address: 'http://127.0.0.1:9/', allowed_attempts: 0 }],
     ] as const) {
-        await call('POST', '/monitors', {
-            name,
-            type,
-            is_enabled: true,
-            configuration_id: cfg.id,
-            server_id: srv.id,
-            configuration_object: JSON.stringify(settings),
-        });
+        await monitor(name, type, settings);
     }
     sim.control.jail();
 

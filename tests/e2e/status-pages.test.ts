@@ -2,7 +2,8 @@ import type { Page } from 'playwright-core';
 import type { ChainSim } from '../../tools/chain-sim';
 import { startChainSim } from '../../tools/chain-sim';
 import type { Console } from './harness';
-import { ADMIN_PASSWORD, api, openBrowser, runAxe, signIn, startConsole } from './harness';
+import { type api, openBrowser, runAxe, signIn, startConsole } from './harness';
+import { BLOCK_PRODUCTION, OPS, seedValidator } from './seed';
 
 /**
  * A company admin publishes a status page in the console; a browser without a session watches it go down and back
@@ -21,54 +22,13 @@ let ops: Awaited<ReturnType<typeof api>>;
 beforeAll(async () => {
     sim = await startChainSim({ blockTimeMs: 500 });
     server = await startConsole();
-    const root = await api(server.url, 'admin', ADMIN_PASSWORD);
-    const company = await root('POST', '/companies', {
-        name: 'Operators',
-        is_active: true,
-        allowed_networks: ['127.0.0.0/8'],
-    });
-    await root('POST', '/users', {
-        username: 'ops',
-        is_active: true,
-        is_admin: true,
-        is_super_admin: false,
-        company_id: company.id,
-        raw_password: 'ops-password-1',
-    });
-    ops = await api(server.url, 'ops', 'ops-password-1');
-    const cfg = await ops('POST', '/configurations', { name: 'Hub mainnet', chain: 'cosmoshub', is_enabled: true });
-    const srv = await ops('POST', '/servers', {
-        name: 'hub-validator',
-        address: 'http://127.0.0.1',
-        is_enabled: true,
-        configuration_id: cfg.id,
-    });
-    const node = sim.nodes[0];
-    if (!node) throw new Error('no simulated node');
-    await ops('POST', '/services', {
-        name: 'rpc',
-        type: 'rpc',
-        address: node.rpcUrl,
-        is_enabled: true,
-        server_id: srv.id,
-    });
-    await ops('POST', '/monitors', {
-        name: 'Block production',
-        type: 'blockCheck',
-        is_enabled: true,
-        configuration_id: cfg.id,
-        server_id: srv.id,
-        configuration_object: JSON.stringify({
-            miss_tolerance: 2,
-            miss_tolerance_period_seconds: 5,
-            sleep_duration_seconds: 1,
-            alert_sleep_duration_minutes: 10,
-        }),
-    });
+    const seeded = await seedValidator(server.url, sim, { services: ['rpc'], member: OPS });
+    ops = seeded.call;
+    await seeded.monitor('Block production', 'blockCheck', BLOCK_PRODUCTION);
     admin = await openBrowser();
     visitor = await openBrowser();
     page = admin.page;
-    await signIn(page, server.url, 'ops', 'ops-password-1');
+    await signIn(page, server.url, OPS.username, OPS.password);
 });
 afterAll(async () => {
     await admin?.close();

@@ -2,7 +2,8 @@ import type { ValidatorCard } from '../../common/validator-card';
 import type { ChainSim } from '../../tools/chain-sim';
 import { startChainSim } from '../../tools/chain-sim';
 import type { Console } from './harness';
-import { ADMIN_PASSWORD, api, openBrowser, signIn, startConsole } from './harness';
+import { ADMIN_PASSWORD, openBrowser, signIn, startConsole } from './harness';
+import { seedValidator } from './seed';
 
 /**
  * The Validator card in a real browser: the real server's engine reads the simulator's staking, slashing, gov and
@@ -26,38 +27,10 @@ afterAll(async () => {
 it('shows rank, jail budget, the unvoted proposal, the upgrade and the signing grid the simulator was given', {
     timeout: 180_000,
 }, async () => {
-    const call = await api(server.url, 'admin', ADMIN_PASSWORD);
-    const company = await call('POST', '/companies', {
-        name: 'Duty Validators',
-        is_active: true,
-        // The simulator listens on loopback.
-        allowed_networks: ['127.0.0.0/8'],
-    });
-    const cfg = await call('POST', '/configurations', {
-        name: 'Hub validator',
-        chain: 'cosmoshub',
-        is_enabled: true,
-        company_id: company.id,
-    });
-    const srv = await call('POST', '/servers', {
-        name: 'hub-validator',
-        address: 'http://127.0.0.1',
-        is_enabled: true,
-        configuration_id: cfg.id,
-    });
-    await call('POST', '/services', {
-        name: 'rest',
-        type: 'rest',
-        address: sim.nodes[0]?.restUrl,
-        is_enabled: true,
-        server_id: srv.id,
-    });
-    await call('POST', '/services', {
-        name: 'rpc',
-        type: 'rpc',
-        address: sim.nodes[0]?.rpcUrl,
-        is_enabled: true,
-        server_id: srv.id,
+    const { call, configurationId, monitor } = await seedValidator(server.url, sim, {
+        company: 'Duty Validators',
+        configuration: 'Hub validator',
+        services: ['rest', 'rpc'],
     });
     sim.control.setRank(4);
     sim.control.setMissedCounter(38); // 40 % of a budget of 95
@@ -72,19 +45,12 @@ it('shows rank, jail budget, the unvoted proposal, the upgrade and the signing g
         ['upgradeWatch', {}],
         ['signMissCheck', { valoper_address: valoper }],
     ] as const) {
-        await call('POST', '/monitors', {
-            name: type,
-            type,
-            is_enabled: true,
-            configuration_id: cfg.id,
-            server_id: srv.id,
-            configuration_object: JSON.stringify({ ...settings, sleep_duration_seconds: 2 }),
-        });
+        await monitor(type, type, { ...settings, sleep_duration_seconds: 2 });
     }
     // The page reads the card once and then every 30 s; wait until the engine saved every figure.
     const deadline = Date.now() + 90_000;
     for (;;) {
-        const card = await call<ValidatorCard>('GET', `/configurations/${cfg.id}/validator`);
+        const card = await call<ValidatorCard>('GET', `/configurations/${configurationId}/validator`);
         const v = card.validators[0];
         if (v?.rank && v.jail_budget && v.proposals?.length && card.upgrade?.plan) break;
         if (Date.now() > deadline) throw new Error(`the card stayed incomplete: ${JSON.stringify(card)}`);
@@ -93,7 +59,7 @@ it('shows rank, jail budget, the unvoted proposal, the upgrade and the signing g
 
     const { page } = browser;
     await signIn(page, server.url, 'admin', ADMIN_PASSWORD);
-    await page.goto(`${server.url}/configurations/${cfg.id}`);
+    await page.goto(`${server.url}/configurations/${configurationId}`);
     await page.getByRole('heading', { name: 'our-validator' }).waitFor({ timeout: 30_000 });
     await page.getByText('Rank: 4 / 6').waitFor();
     await page.getByText('Commission: 5 %').waitFor();
