@@ -3,7 +3,7 @@ import { auth, createTestApp, login, seedCompany, seedUser, type TestApp } from 
 import { seedNode, waitFor } from '../seed';
 
 /**
- * Issue 14: a disk filled by the simulator at a steady rate gets a days-until-full estimate within 20 % of the
+ * A disk filled by the simulator at a steady rate gets a days-until-full estimate within 20 % of the
  * truth, from the running engine's disk check, on the server's disk history and on Network Status's metrics.
  */
 let sim: ChainSim;

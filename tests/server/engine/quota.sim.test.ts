@@ -8,10 +8,11 @@ import { createTestApp, seedCompany } from '../helpers';
 import { seedNode, waitFor } from '../seed';
 
 /**
- * Issue 8 item 6, the attack scaled down: the engine has 4 slots; company A has 12 blockChecks against a node that
- * answers after a minute (each read holds its slot until the 15 s timeout), company B one blockCheck each second
- * against a healthy node. With A capped at 2 slots, B's check keeps running: its result is recorded again and
- * again while not one of A's reads has come back yet. Without the cap, A's reads held every slot and B waited.
+ * A company's engine quota against the attack it stops, scaled down: the engine has 4 slots; company A has 12
+ * blockChecks against a node that answers after a minute (each read holds its slot until the 15 s timeout), company B
+ * one blockCheck each second against a healthy node. With A capped at 2 slots, B's check keeps running: its result is
+ * recorded again and again while not one of A's reads has come back yet. Without the cap, A's reads held every slot and
+ * B waited.
  */
 let t: TestApp;
 let sim: ChainSim;

@@ -3,7 +3,7 @@ import { Scheduler } from '../../../server/engine/scheduler';
 import type { MonitorTarget } from '../../../server/engine/targets';
 
 /**
- * Issue 8 item 6: one company's slow checks must not delay another company's. Jobs are grouped by company; a group
+ * One company's slow checks must not delay another company's. Jobs are grouped by company; a group
  * holds at most its cap of slots, and a free slot goes to the group with the fewest jobs in flight.
  */
 beforeEach(() => vi.useFakeTimers());

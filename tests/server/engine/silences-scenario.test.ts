@@ -12,7 +12,7 @@ import { persistentTestDatabase, seedCompany, startAppOn } from '../helpers';
 import { seedNode, waitFor } from '../seed';
 
 /**
- * Issue 12's silence scenarios end to end: the real engine and outbox against the chain simulator and a fake
+ * Silences and maintenance windows end to end: the real engine and outbox against the chain simulator and a fake
  * Telegram. A halt inside a silence sends nothing; still down when it ends → one ALERT; recovered during it → nothing;
  * a maintenance window the same; a silence that ended while the console was stopped → one ALERT after the start,
  * not two.

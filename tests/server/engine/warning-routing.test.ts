@@ -10,7 +10,7 @@ import { createWorld, type World } from '../config-fixtures';
 import { seedNode, waitFor } from '../seed';
 
 /**
- * Issue 11, min_severity: a disk monitor whose exporter fails once is in Warning. Only the links that ask for warnings
+ * A link's min_severity: a disk monitor whose exporter fails once is in Warning. Only the links that ask for warnings
  * hear of it and of its end; links at the default (critical) hear nothing. When the disk then fills up, every link
  * gets the alert and its recovery.
  */
