@@ -83,8 +83,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         },
     };
     const background = new BackgroundParts(ctx, app.log);
-    // The cluster profile: events of every process reach every other (engines, pollers, caches).
-    const relay = config.redisUrl ? new EventRelay(ctx.events, config.redisUrl, app.log) : null;
+    // The cluster profile: events and log lines of every process reach every other.
+    const relay = config.redisUrl ? new EventRelay(ctx.events, logHub, config.redisUrl, app.log) : null;
     ctx.watchdog = background.watchdog;
     app.decorate('ctx', ctx);
     const stopMaintenance = scheduleMaintenance(database, ctx.dbHealth, app.log);

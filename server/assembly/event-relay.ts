@@ -2,24 +2,29 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import { redisConnection } from '../db/redis';
+import type { LogMessage } from '../../common/entities';
 import type { AppEvent, EventBus } from '../events';
+import type { LogHub } from '../logs/hub';
 
-const CHANNEL = 'node-monitor:events';
+const EVENTS = 'node-monitor:events';
+const LOGS = 'node-monitor:logs';
 
 /**
- * The cluster profile's event bus: every event emitted in one process is published on Redis and emitted in every
- * other, so a monitor edited through any `web` process reaches the workers' engines (and a channel change their
- * Telegram pollers) within moments, not at their next periodic reload.
+ * The cluster profile's event bus and log tail: every event emitted in one process is published on Redis and
+ * emitted in every other, so a monitor edited through any `web` process reaches the workers' engines (and a
+ * channel change their Telegram pollers) within moments, not at their next periodic reload; every log line goes
+ * to every process's log hub, so the log tail of any `web` process shows the lines of all, workers included.
  */
 export class EventRelay {
     private readonly id = randomUUID();
     private readonly pub: Redis;
     private readonly sub: Redis;
     private relaying = false;
-    private unsubscribe: (() => void) | null = null;
+    private unsubscribe: (() => void)[] = [];
 
     constructor(
         private readonly events: EventBus,
+        private readonly logs: LogHub,
         redisUrl: string,
         private readonly log: FastifyBaseLogger
     ) {
@@ -29,28 +34,33 @@ export class EventRelay {
     }
 
     async start(): Promise<void> {
-        this.sub.on('message', (_channel, raw: string) => {
+        this.sub.on('message', (channel: string, raw: string) => {
             try {
-                const { from, event } = JSON.parse(raw) as { from: string; event: AppEvent };
+                const { from, event, line } = JSON.parse(raw) as { from: string; event?: AppEvent; line?: LogMessage };
                 if (from === this.id) return;
-                // Emitted synchronously: the flag keeps it from being published again.
+                // Handed on synchronously: the flag keeps it from being published again.
                 this.relaying = true;
-                this.events.emit(event);
+                if (channel === EVENTS && event) this.events.emit(event);
+                if (channel === LOGS && line) this.logs.add(line);
             } catch (err) {
                 this.log.warn(`Event relay: a message could not be read: ${(err as Error).message}`);
             } finally {
                 this.relaying = false;
             }
         });
-        await this.sub.subscribe(CHANNEL);
-        this.unsubscribe = this.events.subscribe((event) => {
+        await this.sub.subscribe(EVENTS, LOGS);
+        const publish = (channel: string, body: object) => {
             if (!this.relaying)
-                void this.pub.publish(CHANNEL, JSON.stringify({ from: this.id, event })).catch(() => {});
-        });
+                void this.pub.publish(channel, JSON.stringify({ from: this.id, ...body })).catch(() => {});
+        };
+        this.unsubscribe = [
+            this.events.subscribe((event) => publish(EVENTS, { event })),
+            this.logs.subscribe((line) => publish(LOGS, { line })),
+        ];
     }
 
     async stop(): Promise<void> {
-        this.unsubscribe?.();
+        for (const off of this.unsubscribe) off();
         this.sub.disconnect();
         this.pub.disconnect();
     }

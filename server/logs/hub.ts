@@ -53,6 +53,11 @@ export class LogHub {
                     : parsed.msg,
             timestamp: new Date(parsed.time ?? Date.now()).toISOString(),
         };
+        this.add(message);
+    }
+
+    /** A line, of this process or (in the cluster profile) of another one, for replay and to every subscriber. */
+    add(message: LogMessage): void {
         this.buffer.push(message);
         if (this.buffer.length > this.capacity) this.buffer.shift();
         for (const fn of this.subscribers) fn(message);

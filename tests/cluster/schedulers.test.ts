@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import pg from 'pg';
+import WebSocket from 'ws';
 import { deriveKey } from '../../server/auth/keys';
 import { encryptSecret } from '../../server/auth/secrets';
 import { type Database, openDatabase } from '../../server/db/client';
@@ -257,6 +258,31 @@ describe('the cluster profile', () => {
         sim.control.clearCatchUp(0);
         workers[1] = await startConsole('worker', env);
     }, 120_000);
+
+    it("shows the workers' log lines in the web process's log tail", async () => {
+        const login = await fetch(`${web.url}/api/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ username: 'admin', password: env.ADMIN_PASSWORD }),
+        });
+        const { accessToken } = (await login.json()) as { accessToken: { token: string } };
+        const issued = await fetch(`${web.url}/api/logs/ticket`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${accessToken.token}` },
+        });
+        const { ticket } = (await issued.json()) as { ticket: string };
+        const socket = new WebSocket(`${web.url?.replace('http', 'ws')}/api/logs?ticket=${ticket}`, {
+            headers: { origin: web.url ?? '' },
+        });
+        const lines: string[] = [];
+        socket.on('message', (data) => lines.push((JSON.parse(data.toString()) as { message: string }).message));
+        try {
+            // Only workers run checks: a monitor's state change in the web's tail came from one of them.
+            await waitFor('a worker line', () => lines.some((l) => /height-\d\d \(blockCheck\)/.test(l)), 20_000);
+        } finally {
+            socket.close();
+        }
+    });
 
     it('after 1,000 edits while the workers run, holds exactly one scheduler per enabled monitor', async () => {
         const all = [...monitorIds, ...disabledIds];
