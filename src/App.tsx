@@ -8,7 +8,7 @@ import { darkTheme, theme } from './custom/layout/theme';
 import { LoginPage } from './custom/login/LoginPage';
 import { NotistackNotification } from './custom/notifications/NotistackNotification';
 import { ToastProvider } from './custom/notifications/ToastProvider';
-import { SuperAdminOnly } from './custom/ui/SuperAdminOnly';
+import { SuperAdminOnly } from './ui/SuperAdminOnly';
 import { lazyNamed } from './lazyNamed';
 import { authProvider as defaultAuthProvider } from './providers/authProvider';
 import { dataProvider as defaultDataProvider } from './providers/dataProvider';
@@ -26,7 +26,7 @@ const Dashboard = lazyNamed(() => import('./custom/dashboard/Dashboard'), 'Dashb
 const NetworkStatus = lazyNamed(() => import('./custom/network-status/NetworkStatus'), 'NetworkStatus');
 const AuditPage = lazyNamed(() => import('./custom/audit/AuditPage'), 'AuditPage');
 const LogTail = lazyNamed(() => import('./custom/log-tail/LogTail'), 'LogTail');
-const MonitorPage = lazyNamed(() => import('./custom/monitor/MonitorPage'), 'MonitorPage');
+const MonitorPage = lazyNamed(() => import('./resources/monitors/MonitorPage'), 'MonitorPage');
 const ApiTokensPage = lazyNamed(() => import('./custom/api-tokens/ApiTokensPage'), 'ApiTokensPage');
 
 export interface AdminAppProps {

@@ -14,11 +14,11 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { DataTable, Title, useNotify } from 'react-admin';
 
-import { fieldErrors } from '../ui/useSaveDialog';
-import { withServerMessage } from '../ui/format';
-import { RowActions } from '../ui/RowActions';
+import { fieldErrors } from '../../ui/useSaveDialog';
+import { withServerMessage } from '../../ui/format';
+import { RowActions } from '../../ui/RowActions';
 import { authRequest } from '../../providers/session';
-import { LocalDataTable } from '../ui/LocalDataTable';
+import { LocalDataTable } from '../../ui/LocalDataTable';
 
 interface ApiToken {
     id: number;

@@ -12,9 +12,9 @@ import {
 import { Link as RouterLink } from 'react-router-dom';
 
 import type { AuditEntry } from '../../../common/entities';
-import { EmptyTable } from '../ui/EmptyTable';
+import { EmptyTable } from '../../ui/EmptyTable';
 import { REFRESH_MS } from '../network-status/metricsQuery';
-import { formatUtc } from '../ui/format';
+import { formatUtc } from '../../ui/format';
 
 /** The audit list is bounded: the latest 100 entries, paged. */
 export const AUDIT_LIMIT = 100;

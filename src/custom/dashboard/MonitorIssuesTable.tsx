@@ -11,7 +11,7 @@ import {
 } from 'react-admin';
 
 import type { Monitor } from '../../../common/entities';
-import { LocalDataTable } from '../ui/LocalDataTable';
+import { LocalDataTable } from '../../ui/LocalDataTable';
 import {
     ChainHalt,
     ConfigurationLink,

@@ -6,8 +6,8 @@ import type { Monitor } from '../../../common/entities';
 import { OpenIncidentLink } from '../../resources/incidents/OpenIncidentLink';
 import { Uptime30d } from '../history/Uptime30d';
 import { SilencedChip } from '../silences/SilencedChip';
-import { formatDateTime } from '../ui/format';
-import { RowActions } from '../ui/RowActions';
+import { formatDateTime } from '../../ui/format';
+import { RowActions } from '../../ui/RowActions';
 
 /** What a dashboard row shows of a failing or warning monitor, shared by the table and the phone's stacked rows. */
 

@@ -6,7 +6,7 @@ import { type Identifier, useNotify } from 'react-admin';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 import { type HistoryRange, monitorHistoryCsvPath } from '../../providers/history';
 import { apiUrl } from '../../providers/httpClient';
-import { errorReason } from '../ui/format';
+import { errorReason } from '../../ui/format';
 
 export const CSV_FAILED = 'Failed to download the history';
 

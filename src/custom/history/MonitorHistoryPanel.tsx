@@ -3,7 +3,7 @@ import { useState } from 'react';
 
 import type { Monitor } from '../../../common/entities';
 import type { HistoryPoint } from '../../providers/history';
-import { errorReason } from '../ui/format';
+import { errorReason } from '../../ui/format';
 import { ChartFigure } from './ChartFigure';
 import { CsvDownloadLink } from './CsvDownloadLink';
 import { READING_LABELS } from './format';

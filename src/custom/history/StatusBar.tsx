@@ -2,7 +2,7 @@ import { Box, Tooltip, Typography } from '@mui/material';
 import { type KeyboardEvent, useRef, useState } from 'react';
 
 import type { CheckResult } from '../../providers/history';
-import { formatDateTime } from '../ui/format';
+import { formatDateTime } from '../../ui/format';
 
 const LEVELS = {
     ok: { label: 'OK', color: 'success.main' },

@@ -3,7 +3,7 @@ import type { Identifier } from 'react-admin';
 
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 import { REFRESH_MS } from '../network-status/metricsQuery';
-import { retryUnlessClientError } from '../ui/retry';
+import { retryUnlessClientError } from '../../ui/retry';
 import { type RangeKey, rangeEndingNow } from './ranges';
 
 const live = { refetchInterval: REFRESH_MS, retry: retryUnlessClientError } as const;

@@ -2,7 +2,7 @@ import { type Identifier, useGetList } from 'react-admin';
 
 import type { Incident } from '../../../common/incidents';
 import { REFRESH_MS } from '../network-status/metricsQuery';
-import { retryUnlessClientError } from '../ui/retry';
+import { retryUnlessClientError } from '../../ui/retry';
 import type { IncidentSpan } from './TimeSeriesChart';
 
 /** How many of a monitor's latest incidents the charts shade; older ones fall outside every range but the year. */

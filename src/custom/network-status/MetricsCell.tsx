@@ -1,7 +1,7 @@
 import { CircularProgress, Typography } from '@mui/material';
 
 import { formatUsage } from '../../../common/bytes';
-import { errorReason } from '../ui/format';
+import { errorReason } from '../../ui/format';
 
 export interface UsageFigures {
     percent: number | null | undefined;

@@ -7,11 +7,11 @@ import { Link as RouterLink } from 'react-router-dom';
 import type { Configuration, Server } from '../../../common/entities';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 import { LoadingScreen } from '../layout/LoadingScreen';
-import { errorReason } from '../ui/format';
+import { errorReason } from '../../ui/format';
 import { REFRESH_MS } from './metricsQuery';
 import { NodeStatusCell } from './NodeStatusCell';
 import { DaysUntilFullCell, DiskUsageCell, MemoryUsageCell } from './ServerMetricsCells';
-import { LocalDataTable } from '../ui/LocalDataTable';
+import { LocalDataTable } from '../../ui/LocalDataTable';
 
 /** A row of the table: one server of one configuration. */
 interface MetricsRow {

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 
 import type { NodeStatus } from '../../../common/entities';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
-import { errorReason } from '../ui/format';
+import { errorReason } from '../../ui/format';
 import { REFRESH_MS } from './metricsQuery';
 
 /** "1,204,331 · last block 4 s ago · 12 peers · synced": the server's node, beside its disk and memory. */

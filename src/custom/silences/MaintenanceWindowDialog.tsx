@@ -13,8 +13,8 @@ import { useState } from 'react';
 
 import type { Server } from '../../../common/entities';
 import type { MaintenanceWindow, WindowMutes } from '../../../common/silences';
-import { useSaveDialog } from '../ui/useSaveDialog';
-import { DialogError } from '../ui/DialogError';
+import { useSaveDialog } from '../../ui/useSaveDialog';
+import { DialogError } from '../../ui/DialogError';
 
 // Windows are only added here; the edit texts are there for the shared hook's shape.
 const TEXTS = {

@@ -12,7 +12,7 @@ import {
 import { useState } from 'react';
 import { useCreate, useNotify } from 'react-admin';
 
-import { formatDateTime, withServerMessage } from '../ui/format';
+import { formatDateTime, withServerMessage } from '../../ui/format';
 
 /** What a silence covers: exactly one of these. */
 export type SilenceTarget = { monitor_id: number } | { server_id: number } | { configuration_id: number };

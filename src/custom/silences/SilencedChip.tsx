@@ -2,7 +2,7 @@ import NotificationsOffIcon from '@mui/icons-material/NotificationsOff';
 import { Chip, Tooltip } from '@mui/material';
 
 import type { Monitor } from '../../../common/entities';
-import { formatDateTime } from '../ui/format';
+import { formatDateTime } from '../../ui/format';
 
 /** "Silenced until …" beside a monitor whose alerts a silence or maintenance window holds back; the reason on hover. */
 export const SilencedChip = ({ monitor }: { monitor: Pick<Monitor, 'silenced_until' | 'silence_reason'> }) => {

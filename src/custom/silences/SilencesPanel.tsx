@@ -4,11 +4,11 @@ import { Confirm, DataTable, useDataProvider, useDelete, useGetList, useNotify, 
 
 import type { Server } from '../../../common/entities';
 import type { MaintenanceWindow, Silence } from '../../../common/silences';
-import { formatDateTime, withServerMessage } from '../ui/format';
+import { formatDateTime, withServerMessage } from '../../ui/format';
 import { MaintenanceWindowDialog } from './MaintenanceWindowDialog';
 import { SilenceDialog } from './SilenceDialog';
 import { targetLabel, windowWhen } from './windowText';
-import { LocalDataTable } from '../ui/LocalDataTable';
+import { LocalDataTable } from '../../ui/LocalDataTable';
 
 const ALL = { page: 1, perPage: 1000 };
 

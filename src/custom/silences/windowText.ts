@@ -1,5 +1,5 @@
 import type { MaintenanceWindow } from '../../../common/silences';
-import { formatDateTime } from '../ui/format';
+import { formatDateTime } from '../../ui/format';
 
 /** "Mon 02:00 – 04:00 weekly, next …" or "from … to …", in the browser's time zone. */
 export function windowWhen(w: MaintenanceWindow): string {

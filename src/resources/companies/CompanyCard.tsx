@@ -4,8 +4,8 @@ import { Box, Card, CardActions, CardContent, IconButton, Link, Tooltip, Typogra
 import { Link as RouterLink } from 'react-router-dom';
 
 import type { Company } from '../../../common/entities';
-import { ActiveChip } from '../../custom/ui/ActiveChip';
-import { formatDate } from '../../custom/ui/format';
+import { ActiveChip } from '../../ui/ActiveChip';
+import { formatDate } from '../../ui/format';
 
 export interface CompanyCardProps {
     company: Company;

@@ -3,8 +3,8 @@ import { useNavigate } from 'react-router-dom';
 
 import type { Company } from '../../../common/entities';
 import { CompanyInputs, companyDefaults, toCompanyBody } from './CompanyInputs';
-import { FormToolbar } from '../../custom/ui/FormToolbar';
-import { withServerMessage } from '../../custom/ui/format';
+import { FormToolbar } from '../../ui/FormToolbar';
+import { withServerMessage } from '../../ui/format';
 
 /** /companies/add: the page form. */
 export const CompanyCreate = () => {

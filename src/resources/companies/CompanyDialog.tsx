@@ -3,8 +3,8 @@ import { Form, SaveButton } from 'react-admin';
 
 import type { Company } from '../../../common/entities';
 import { CompanyInputs, companyDefaults, toCompanyBody } from './CompanyInputs';
-import { useSaveDialog } from '../../custom/ui/useSaveDialog';
-import { DialogError } from '../../custom/ui/DialogError';
+import { useSaveDialog } from '../../ui/useSaveDialog';
+import { DialogError } from '../../ui/DialogError';
 
 export interface CompanyDialogProps {
     open: boolean;

@@ -2,11 +2,11 @@ import { Edit, SimpleForm, useNotify } from 'react-admin';
 import { useNavigate, useParams } from 'react-router-dom';
 
 import type { Company } from '../../../common/entities';
-import { retryUnlessClientError } from '../../custom/ui/retry';
+import { retryUnlessClientError } from '../../ui/retry';
 import { CompanyInputs, toCompanyBody } from './CompanyInputs';
 import { CompanyQuotaInputs, toCompanyQuotaBody } from './CompanyQuota';
-import { FormToolbar } from '../../custom/ui/FormToolbar';
-import { withServerMessage } from '../../custom/ui/format';
+import { FormToolbar } from '../../ui/FormToolbar';
+import { withServerMessage } from '../../ui/format';
 
 /** /companies/{id}/edit: the same form as /companies/add. */
 export const CompanyEdit = () => {

@@ -1,5 +1,5 @@
 import type { Company } from '../../../common/entities';
-import { CardGridList } from '../../custom/ui/CardGridList';
+import { CardGridList } from '../../ui/CardGridList';
 import { CompanyCard } from './CompanyCard';
 import { CompanyDialog } from './CompanyDialog';
 

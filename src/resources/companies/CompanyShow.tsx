@@ -5,9 +5,9 @@ import { Link as RouterLink, useParams } from 'react-router-dom';
 
 import type { Company } from '../../../common/entities';
 import { LoadingScreen } from '../../custom/layout/LoadingScreen';
-import { ActiveChip } from '../../custom/ui/ActiveChip';
-import { formatDateTime } from '../../custom/ui/format';
-import { retryUnlessClientError } from '../../custom/ui/retry';
+import { ActiveChip } from '../../ui/ActiveChip';
+import { formatDateTime } from '../../ui/format';
+import { retryUnlessClientError } from '../../ui/retry';
 import { CompanyQuotaDetails } from './CompanyQuota';
 
 /** /companies/{id}: name, status, created and updated times, and an Edit button. */

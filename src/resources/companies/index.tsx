@@ -1,7 +1,7 @@
 import BusinessIcon from '@mui/icons-material/Business';
 import { Route } from 'react-router-dom';
 
-import { SuperAdminOnly } from '../../custom/ui/SuperAdminOnly';
+import { SuperAdminOnly } from '../../ui/SuperAdminOnly';
 import { lazyNamed } from '../../lazyNamed';
 
 const CompanyList = lazyNamed(() => import('./CompanyList'), 'CompanyList');

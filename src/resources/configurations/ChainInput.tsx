@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { useInput } from 'react-admin';
 
 import type { Chain } from '../../../common/entities';
-import { retryUnlessClientError } from '../../custom/ui/retry';
+import { retryUnlessClientError } from '../../ui/retry';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 
 /** The chain directory's names (docs/spec.md §2), cached for the session. */

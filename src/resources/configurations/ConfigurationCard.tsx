@@ -16,7 +16,7 @@ import { useNavigate } from 'react-router-dom';
 
 import type { Configuration } from '../../../common/entities';
 import { Uptime30d } from '../../custom/history/Uptime30d';
-import { ActiveChip } from '../../custom/ui/ActiveChip';
+import { ActiveChip } from '../../ui/ActiveChip';
 import { HealthBadge } from '../monitors/HealthBadge';
 
 export interface ConfigurationCardProps {

@@ -11,8 +11,8 @@ import {
     toConfigurationFormValues,
 } from './ConfigurationInputs';
 import { useConfigurationAccess } from './useConfigurationAccess';
-import { useSaveDialog } from '../../custom/ui/useSaveDialog';
-import { DialogError } from '../../custom/ui/DialogError';
+import { useSaveDialog } from '../../ui/useSaveDialog';
+import { DialogError } from '../../ui/DialogError';
 
 export interface ConfigurationDialogProps {
     open: boolean;

@@ -3,7 +3,7 @@ import { Box, InputAdornment, MenuItem, TextField } from '@mui/material';
 import { useGetList } from 'react-admin';
 
 import type { Company } from '../../../common/entities';
-import { retryUnlessClientError } from '../../custom/ui/retry';
+import { retryUnlessClientError } from '../../ui/retry';
 import { MonitorHealthSelect } from '../monitors/MonitorHealthSelect';
 import type { ConfigurationFilterValues } from './configurationFilters';
 

@@ -12,7 +12,7 @@ import {
 
 import { CHAIN_ENDPOINT_TYPES, type ChainEndpoint } from '../../../common/chain-endpoints';
 import type { Configuration } from '../../../common/entities';
-import { retryUnlessClientError } from '../../custom/ui/retry';
+import { retryUnlessClientError } from '../../ui/retry';
 import { ChainInput } from './ChainInput';
 
 export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields';

@@ -5,8 +5,8 @@ import { ListBase, Pagination, Title, useListContext } from 'react-admin';
 
 import type { Configuration } from '../../../common/entities';
 import { LoadingScreen } from '../../custom/layout/LoadingScreen';
-import { retryUnlessClientError } from '../../custom/ui/retry';
-import { useRecordDialog } from '../../custom/ui/useSaveDialog';
+import { retryUnlessClientError } from '../../ui/retry';
+import { useRecordDialog } from '../../ui/useSaveDialog';
 import { ConfigurationCard } from './ConfigurationCard';
 import { ConfigurationCodeButtons } from './ConfigurationCodeButtons';
 import { ConfigurationDialog } from './ConfigurationDialog';

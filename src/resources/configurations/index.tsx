@@ -4,10 +4,7 @@ import { Route } from 'react-router-dom';
 import { lazyNamed } from '../../lazyNamed';
 
 const ConfigurationList = lazyNamed(() => import('./ConfigurationList'), 'ConfigurationList');
-const ConfigurationDetail = lazyNamed(
-    () => import('../../custom/configuration-detail/ConfigurationDetail'),
-    'ConfigurationDetail'
-);
+const ConfigurationDetail = lazyNamed(() => import('./ConfigurationDetail'), 'ConfigurationDetail');
 
 /** /configurations and /configurations/{id} (the detail screen, not react-admin's edit route). */
 export default {

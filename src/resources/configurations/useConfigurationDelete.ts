@@ -1,5 +1,5 @@
 import type { Configuration } from '../../../common/entities';
-import { useConfirmedDelete } from '../../custom/ui/useConfirmedDelete';
+import { useConfirmedDelete } from '../../ui/useConfirmedDelete';
 
 /**
  * 'Are you sure you want to delete the configuration "NAME"? …', then the delete and 'Configuration deleted

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useDataProvider, useNotify } from 'react-admin';
 
 import type { Incident } from '../../../common/incidents';
-import { withServerMessage } from '../../custom/ui/format';
+import { withServerMessage } from '../../ui/format';
 
 type Action = 'ack' | 'notes';
 

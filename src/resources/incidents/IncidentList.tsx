@@ -11,7 +11,7 @@ import {
 
 import type { Monitor } from '../../../common/entities';
 import type { Incident } from '../../../common/incidents';
-import { formatDateTime } from '../../custom/ui/format';
+import { formatDateTime } from '../../ui/format';
 import { IncidentStats } from './IncidentStats';
 import { IncidentStatusChip, incidentSubject, seconds } from './incidentFormat';
 

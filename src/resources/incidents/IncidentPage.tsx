@@ -5,13 +5,13 @@ import { Link as RouterLink, useParams } from 'react-router-dom';
 
 import type { Incident, IncidentTimelineEntry } from '../../../common/incidents';
 import { LoadingScreen } from '../../custom/layout/LoadingScreen';
-import { formatDateTime } from '../../custom/ui/format';
-import { retryUnlessClientError } from '../../custom/ui/retry';
+import { formatDateTime } from '../../ui/format';
+import { retryUnlessClientError } from '../../ui/retry';
 import { type AccessUser, canAccess } from '../../providers/canAccess';
 import { IncidentActions } from './IncidentActions';
 import { PublicUpdates } from './PublicUpdates';
 import { IncidentStatusChip, incidentSubject, seconds } from './incidentFormat';
-import { LocalDataTable } from '../../custom/ui/LocalDataTable';
+import { LocalDataTable } from '../../ui/LocalDataTable';
 
 const REFRESH_MS = 10_000;
 

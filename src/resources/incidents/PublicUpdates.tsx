@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useDataProvider, useNotify } from 'react-admin';
 
 import { INCIDENT_UPDATE_STATUSES, type IncidentUpdateStatus } from '../../../common/status-pages';
-import { errorReason, formatDateTime } from '../../custom/ui/format';
+import { errorReason, formatDateTime } from '../../ui/format';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 
 const LABELS: Record<IncidentUpdateStatus, string> = {

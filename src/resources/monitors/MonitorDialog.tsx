@@ -14,8 +14,8 @@ import {
     toMonitorFormValues,
     validateMonitorName,
 } from './monitorForm';
-import { useSaveDialog } from '../../custom/ui/useSaveDialog';
-import { DialogError } from '../../custom/ui/DialogError';
+import { useSaveDialog } from '../../ui/useSaveDialog';
+import { DialogError } from '../../ui/DialogError';
 
 export interface MonitorDialogProps {
     open: boolean;

@@ -5,12 +5,12 @@ import { Link as RouterLink } from 'react-router-dom';
 import type { Monitor } from '../../../common/entities';
 import { MONITOR_TYPE_LABELS } from '../../../common/monitor-types';
 import { Uptime30d } from '../../custom/history/Uptime30d';
-import { ActiveChip } from '../../custom/ui/ActiveChip';
-import { formatDateTime } from '../../custom/ui/format';
-import { RowActions } from '../../custom/ui/RowActions';
+import { ActiveChip } from '../../ui/ActiveChip';
+import { formatDateTime } from '../../ui/format';
+import { RowActions } from '../../ui/RowActions';
 import { SilencedChip } from '../../custom/silences/SilencedChip';
 import { MonitorHealthChip } from './HealthBadge';
-import { LocalDataTable } from '../../custom/ui/LocalDataTable';
+import { LocalDataTable } from '../../ui/LocalDataTable';
 
 export interface MonitorTableProps {
     monitors: Monitor[];

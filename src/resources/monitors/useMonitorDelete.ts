@@ -1,5 +1,5 @@
 import type { Monitor } from '../../../common/entities';
-import { useConfirmedDelete } from '../../custom/ui/useConfirmedDelete';
+import { useConfirmedDelete } from '../../ui/useConfirmedDelete';
 
 /** Confirms, deletes and toasts 'Monitor deleted successfully' or 'Failed to delete monitor'. */
 export const useMonitorDelete = (onDeleted: (monitor: Monitor) => void) =>

@@ -14,8 +14,8 @@ import {
 } from '@mui/material';
 
 import type { NotificationChannel } from '../../../common/entities';
-import { ActiveChip } from '../../custom/ui/ActiveChip';
-import { formatDate, formatDateTime } from '../../custom/ui/format';
+import { ActiveChip } from '../../ui/ActiveChip';
+import { formatDate, formatDateTime } from '../../ui/format';
 
 export interface NotificationChannelCardProps {
     channel: NotificationChannel;

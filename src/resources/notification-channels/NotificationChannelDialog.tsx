@@ -4,9 +4,9 @@ import { useRef } from 'react';
 import { Form, SaveButton, useNotify } from 'react-admin';
 
 import type { NotificationChannel } from '../../../common/entities';
-import { withServerMessage } from '../../custom/ui/format';
-import { useSaveDialog } from '../../custom/ui/useSaveDialog';
-import { DialogError } from '../../custom/ui/DialogError';
+import { withServerMessage } from '../../ui/format';
+import { useSaveDialog } from '../../ui/useSaveDialog';
+import { DialogError } from '../../ui/DialogError';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 import { NotificationChannelInputs } from './NotificationChannelInputs';
 import {

@@ -12,7 +12,7 @@ import {
 
 import { CHANNEL_CATALOGUE } from '../../../common/channel-catalogue';
 import { CHANNEL_TYPES, type ChannelType } from '../../../common/channel-types';
-import { retryUnlessClientError } from '../../custom/ui/retry';
+import { retryUnlessClientError } from '../../ui/retry';
 import { type ChannelFormValues, isChannelType } from './channelForm';
 
 const TYPE_CHOICES = CHANNEL_TYPES.map((type) => ({ id: type, name: type }));

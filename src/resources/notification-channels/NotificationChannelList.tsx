@@ -4,9 +4,9 @@ import { ListBase, Title, useCanAccess, useGetIdentity, useListContext } from 'r
 
 import type { NotificationChannel } from '../../../common/entities';
 import { LoadingScreen } from '../../custom/layout/LoadingScreen';
-import { retryUnlessClientError } from '../../custom/ui/retry';
-import { useConfirmedDelete } from '../../custom/ui/useConfirmedDelete';
-import { useRecordDialog } from '../../custom/ui/useSaveDialog';
+import { retryUnlessClientError } from '../../ui/retry';
+import { useConfirmedDelete } from '../../ui/useConfirmedDelete';
+import { useRecordDialog } from '../../ui/useSaveDialog';
 import { NotificationChannelCard } from './NotificationChannelCard';
 import { NotificationChannelDialog } from './NotificationChannelDialog';
 

@@ -2,8 +2,8 @@ import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/
 import { BooleanInput, Form, SaveButton, TextInput } from 'react-admin';
 
 import type { Server } from '../../../common/entities';
-import { useSaveDialog } from '../../custom/ui/useSaveDialog';
-import { DialogError } from '../../custom/ui/DialogError';
+import { useSaveDialog } from '../../ui/useSaveDialog';
+import { DialogError } from '../../ui/DialogError';
 
 export interface ServerDialogProps {
     open: boolean;

@@ -1,4 +1,4 @@
-import { PagePlaceholder } from '../../custom/ui/PagePlaceholder';
+import { PagePlaceholder } from '../../ui/PagePlaceholder';
 
 /** /servers: servers have no list of their own (docs/spec.md §2). */
 export const ServerList = () => (

@@ -4,7 +4,7 @@ import { Route } from 'react-router-dom';
 import { lazyNamed } from '../../lazyNamed';
 
 const ServerList = lazyNamed(() => import('./ServerList'), 'ServerList');
-const ServerDetail = lazyNamed(() => import('../../custom/server-detail/ServerDetail'), 'ServerDetail');
+const ServerDetail = lazyNamed(() => import('./ServerDetail'), 'ServerDetail');
 
 /** /servers (placeholder text) and /servers/{id} (the server detail screen). */
 export default {

@@ -16,9 +16,9 @@ import { useCreate, useNotify } from 'react-admin';
 import type { Server, Service } from '../../../common/entities';
 import { defaultServiceAddress, SERVICE_TYPES, type ServiceType } from '../../../common/service-types';
 import { monitorsForService } from './serviceMonitors';
-import { withServerMessage } from '../../custom/ui/format';
-import { useSaveDialog } from '../../custom/ui/useSaveDialog';
-import { DialogError } from '../../custom/ui/DialogError';
+import { withServerMessage } from '../../ui/format';
+import { useSaveDialog } from '../../ui/useSaveDialog';
+import { DialogError } from '../../ui/DialogError';
 
 export const SERVICE_ADDED = 'Added service successfully!';
 export const SERVICE_EDITED = 'Edited service successfully!';

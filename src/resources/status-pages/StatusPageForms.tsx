@@ -18,9 +18,9 @@ import { useNavigate } from 'react-router-dom';
 
 import type { User } from '../../../common/entities';
 import type { StatusPage } from '../../../common/status-pages';
-import { FormToolbar } from '../../custom/ui/FormToolbar';
-import { errorReason } from '../../custom/ui/format';
-import { retryUnlessClientError } from '../../custom/ui/retry';
+import { FormToolbar } from '../../ui/FormToolbar';
+import { errorReason } from '../../ui/format';
+import { retryUnlessClientError } from '../../ui/retry';
 import { StatusPagePreview } from './StatusPagePreview';
 import { StatusPageSubscribers } from './StatusPageSubscribers';
 

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useDataProvider, useNotify, useRecordContext } from 'react-admin';
 
 import type { StatusPage } from '../../../common/status-pages';
-import { errorReason, formatDateTime } from '../../custom/ui/format';
+import { errorReason, formatDateTime } from '../../ui/format';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 
 /** Who subscribed to the page (e-mail after confirming, webhooks at once); an admin may remove any of them. */

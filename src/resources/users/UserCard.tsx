@@ -4,7 +4,7 @@ import { Box, Card, CardActions, CardContent, Chip, IconButton, Link, Stack, Too
 import { Link as RouterLink } from 'react-router-dom';
 
 import type { User } from '../../../common/entities';
-import { ActiveChip } from '../../custom/ui/ActiveChip';
+import { ActiveChip } from '../../ui/ActiveChip';
 
 export interface UserCardProps {
     user: User;

@@ -2,7 +2,7 @@ import { Create, SimpleForm, useNotify } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 
 import type { User } from '../../../common/entities';
-import { FormToolbar } from '../../custom/ui/FormToolbar';
+import { FormToolbar } from '../../ui/FormToolbar';
 import { pageFormError } from './pageFormError';
 import { toUserBody, UserInputs, userDefaults } from './UserInputs';
 

@@ -3,8 +3,8 @@ import { Form, SaveButton } from 'react-admin';
 
 import type { User } from '../../../common/entities';
 import { DIALOG_PASSWORD_REQUIRED, toUserBody, toUserFormValues, UserInputs, userDefaults } from './UserInputs';
-import { useSaveDialog } from '../../custom/ui/useSaveDialog';
-import { DialogError } from '../../custom/ui/DialogError';
+import { useSaveDialog } from '../../ui/useSaveDialog';
+import { DialogError } from '../../ui/DialogError';
 
 export interface UserDialogProps {
     open: boolean;

@@ -2,8 +2,8 @@ import { Edit, SimpleForm, useNotify } from 'react-admin';
 import { useNavigate, useParams } from 'react-router-dom';
 
 import type { User } from '../../../common/entities';
-import { FormToolbar } from '../../custom/ui/FormToolbar';
-import { retryUnlessClientError } from '../../custom/ui/retry';
+import { FormToolbar } from '../../ui/FormToolbar';
+import { retryUnlessClientError } from '../../ui/retry';
 import { pageFormError } from './pageFormError';
 import { toUserBody, toUserFormValues, UserInputs } from './UserInputs';
 

@@ -1,7 +1,7 @@
 import { BooleanInput, PasswordInput, ReferenceInput, required, SelectInput, TextInput, useNotify } from 'react-admin';
 
 import type { User } from '../../../common/entities';
-import { retryUnlessClientError } from '../../custom/ui/retry';
+import { retryUnlessClientError } from '../../ui/retry';
 
 export const USERNAME_REQUIRED = 'Username is required';
 export const COMPANY_REQUIRED = 'Please select a company';

@@ -1,5 +1,5 @@
 import type { User } from '../../../common/entities';
-import { CardGridList } from '../../custom/ui/CardGridList';
+import { CardGridList } from '../../ui/CardGridList';
 import { UserCard } from './UserCard';
 import { UserDialog } from './UserDialog';
 

@@ -5,8 +5,8 @@ import { Link as RouterLink, useParams } from 'react-router-dom';
 
 import type { User } from '../../../common/entities';
 import { LoadingScreen } from '../../custom/layout/LoadingScreen';
-import { formatDateTime } from '../../custom/ui/format';
-import { retryUnlessClientError } from '../../custom/ui/retry';
+import { formatDateTime } from '../../ui/format';
+import { retryUnlessClientError } from '../../ui/retry';
 
 const Flag = ({ label, value }: { label: string; value: boolean }) => (
     <Typography>

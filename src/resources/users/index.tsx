@@ -1,7 +1,7 @@
 import PeopleIcon from '@mui/icons-material/People';
 import { Route } from 'react-router-dom';
 
-import { SuperAdminOnly } from '../../custom/ui/SuperAdminOnly';
+import { SuperAdminOnly } from '../../ui/SuperAdminOnly';
 import { lazyNamed } from '../../lazyNamed';
 
 const UserList = lazyNamed(() => import('./UserList'), 'UserList');

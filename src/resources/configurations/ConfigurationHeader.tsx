@@ -3,9 +3,9 @@ import EditIcon from '@mui/icons-material/Edit';
 import { Box, Card, CardContent, Chip, IconButton, Stack, Tooltip, Typography } from '@mui/material';
 
 import type { Configuration, Monitor } from '../../../common/entities';
-import { HealthBadge } from '../../resources/monitors/HealthBadge';
-import { Uptime30d } from '../history/Uptime30d';
-import { SilenceButton } from '../silences/SilenceButton';
+import { HealthBadge } from '../monitors/HealthBadge';
+import { Uptime30d } from '../../custom/history/Uptime30d';
+import { SilenceButton } from '../../custom/silences/SilenceButton';
 
 export interface ConfigurationHeaderProps {
     configuration: Configuration;

@@ -2,14 +2,14 @@ import { Alert, Box, Card, CardContent, CircularProgress, Stack, Typography } fr
 import { useState } from 'react';
 
 import type { MountpointHistory } from '../../providers/history';
-import { ChartFigure } from '../history/ChartFigure';
-import { formatDaysUntilFull } from '../history/format';
-import { LazyTimeSeriesChart } from '../history/LazyTimeSeriesChart';
-import { RangePicker } from '../history/RangePicker';
-import { rangeOf } from '../history/ranges';
-import { useFittingRange } from '../history/useFittingRange';
-import { useDiskHistory } from '../history/useHistory';
-import { errorReason } from '../ui/format';
+import { ChartFigure } from '../../custom/history/ChartFigure';
+import { formatDaysUntilFull } from '../../custom/history/format';
+import { LazyTimeSeriesChart } from '../../custom/history/LazyTimeSeriesChart';
+import { RangePicker } from '../../custom/history/RangePicker';
+import { rangeOf } from '../../custom/history/ranges';
+import { useFittingRange } from '../../custom/history/useFittingRange';
+import { useDiskHistory } from '../../custom/history/useHistory';
+import { errorReason } from '../../ui/format';
 
 const summary = (mountpoint: MountpointHistory) => {
     const latest = mountpoint.points.at(-1)?.used_percent;

@@ -8,21 +8,21 @@ import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
 import type { Monitor, User } from '../../../common/entities';
 import { MONITOR_TYPE_LABELS } from '../../../common/monitor-types';
 import { canAccess } from '../../providers/canAccess';
-import { MonitorHealthChip } from '../../resources/monitors/HealthBadge';
-import { useMonitorDelete } from '../../resources/monitors/useMonitorDelete';
-import { OpenIncidentLink } from '../../resources/incidents/OpenIncidentLink';
-import { AuditTable } from '../audit/AuditTable';
-import { MonitorHistoryPanel } from '../history/MonitorHistoryPanel';
-import { useIncidentSpans } from '../history/useIncidentSpans';
-import { LoadingScreen } from '../layout/LoadingScreen';
-import { REFRESH_MS } from '../network-status/metricsQuery';
-import { ActiveChip } from '../ui/ActiveChip';
-import { formatDateTime } from '../ui/format';
-import { retryUnlessClientError } from '../ui/retry';
+import { MonitorHealthChip } from './HealthBadge';
+import { useMonitorDelete } from './useMonitorDelete';
+import { OpenIncidentLink } from '../incidents/OpenIncidentLink';
+import { AuditTable } from '../../custom/audit/AuditTable';
+import { MonitorHistoryPanel } from '../../custom/history/MonitorHistoryPanel';
+import { useIncidentSpans } from '../../custom/history/useIncidentSpans';
+import { LoadingScreen } from '../../custom/layout/LoadingScreen';
+import { REFRESH_MS } from '../../custom/network-status/metricsQuery';
+import { ActiveChip } from '../../ui/ActiveChip';
+import { formatDateTime } from '../../ui/format';
+import { retryUnlessClientError } from '../../ui/retry';
 import { MonitorEditButton } from './MonitorEditButton';
 import { MonitorSettings } from './MonitorSettings';
-import { SilenceButton } from '../silences/SilenceButton';
-import { SilencedChip } from '../silences/SilencedChip';
+import { SilenceButton } from '../../custom/silences/SilenceButton';
+import { SilencedChip } from '../../custom/silences/SilencedChip';
 
 const Detail = ({ label, children }: { label: string; children: ReactNode }) => (
     <Typography>

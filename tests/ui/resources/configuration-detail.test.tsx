@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 
 import { storeSession, stubApi, superAdmin } from '../fakeApi';
 import { renderApp } from '../renderApp';
-import { admin, configuration, monitor, plainUser, server } from '../resources/configurationFixtures';
+import { admin, configuration, monitor, plainUser, server } from './configurationFixtures';
 
 const failing = monitor({ id: 2, name: 'block check', type: 'blockCheck', status: false, last_check: null });
 const warn = monitor({ id: 3, name: 'disk', type: 'nodeExporterDiskSpace', last_error: 'slow' });

@@ -3,7 +3,7 @@ import { Box, Button, Grid, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { ListBase, type RaRecord, Title, useListContext, useNotify } from 'react-admin';
 
-import { LoadingScreen } from '../layout/LoadingScreen';
+import { LoadingScreen } from '../custom/layout/LoadingScreen';
 import { errorReason } from './format';
 import { retryUnlessClientError } from './retry';
 import { useConfirmedDelete } from './useConfirmedDelete';

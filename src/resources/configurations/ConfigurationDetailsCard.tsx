@@ -1,7 +1,7 @@
 import { Card, CardContent, CardHeader, Stack, Typography } from '@mui/material';
 
 import type { Configuration } from '../../../common/entities';
-import { formatDateTime } from '../ui/format';
+import { formatDateTime } from '../../ui/format';
 
 const Row = ({ label, value }: { label: string; value: string }) => (
     <Typography>

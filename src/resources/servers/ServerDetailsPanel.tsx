@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 
 import type { Server } from '../../../common/entities';
-import { formatDateTime } from '../ui/format';
+import { formatDateTime } from '../../ui/format';
 
 const Row = ({ label, children }: { label: string; children: ReactNode }) => (
     <Typography component="div">

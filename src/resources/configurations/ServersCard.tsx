@@ -4,13 +4,13 @@ import { DataTable } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 
 import type { Monitor, Server } from '../../../common/entities';
-import { HealthBadge } from '../../resources/monitors/HealthBadge';
-import { ServerDialog } from '../../resources/servers/ServerDialog';
-import { ActiveChip } from '../ui/ActiveChip';
-import { RowActions } from '../ui/RowActions';
-import { useConfirmedDelete } from '../ui/useConfirmedDelete';
-import { useRecordDialog } from '../ui/useSaveDialog';
-import { LocalDataTable } from '../ui/LocalDataTable';
+import { HealthBadge } from '../monitors/HealthBadge';
+import { ServerDialog } from '../servers/ServerDialog';
+import { ActiveChip } from '../../ui/ActiveChip';
+import { RowActions } from '../../ui/RowActions';
+import { useConfirmedDelete } from '../../ui/useConfirmedDelete';
+import { useRecordDialog } from '../../ui/useSaveDialog';
+import { LocalDataTable } from '../../ui/LocalDataTable';
 
 export interface ServersCardProps {
     configurationId: number;

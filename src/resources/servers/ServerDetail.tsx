@@ -5,9 +5,9 @@ import { Link as RouterLink, useParams } from 'react-router-dom';
 
 import type { Monitor, Server, Service } from '../../../common/entities';
 import { type AccessUser, canAccess } from '../../providers/canAccess';
-import { ServerDialog } from '../../resources/servers/ServerDialog';
-import { LoadingScreen } from '../layout/LoadingScreen';
-import { retryUnlessClientError } from '../ui/retry';
+import { ServerDialog } from './ServerDialog';
+import { LoadingScreen } from '../../custom/layout/LoadingScreen';
+import { retryUnlessClientError } from '../../ui/retry';
 import { DiskHistoryCard } from './DiskHistoryCard';
 import { MonitorsPanel } from './MonitorsPanel';
 import { ServerDetailsPanel } from './ServerDetailsPanel';

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useGetManyReference } from 'react-admin';
 
 import type { Monitor, Server } from '../../../common/entities';
-import { MonitorDialog } from '../../resources/monitors/MonitorDialog';
+import { MonitorDialog } from './MonitorDialog';
 
 export interface MonitorEditButtonProps {
     monitor: Monitor;

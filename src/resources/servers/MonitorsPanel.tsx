@@ -2,10 +2,10 @@ import AddIcon from '@mui/icons-material/Add';
 import { Button, Card, CardContent, CardHeader } from '@mui/material';
 
 import type { Monitor } from '../../../common/entities';
-import { MonitorDialog } from '../../resources/monitors/MonitorDialog';
-import { MonitorTable } from '../../resources/monitors/MonitorTable';
-import { useMonitorDelete } from '../../resources/monitors/useMonitorDelete';
-import { useRecordDialog } from '../ui/useSaveDialog';
+import { MonitorDialog } from '../monitors/MonitorDialog';
+import { MonitorTable } from '../monitors/MonitorTable';
+import { useMonitorDelete } from '../monitors/useMonitorDelete';
+import { useRecordDialog } from '../../ui/useSaveDialog';
 
 export interface MonitorsPanelProps {
     serverId: number;

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 
 import type { ProposalFigures, UpgradeFigures, ValidatorFigures } from '../../../common/validator-card';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
-import { formatDateTime } from '../ui/format';
+import { formatDateTime } from '../../ui/format';
 import { SigningGrid } from './SigningGrid';
 import { tokenAmount } from './tokenAmount';
 

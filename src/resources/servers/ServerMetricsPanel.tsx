@@ -16,8 +16,8 @@ import { useQuery } from '@tanstack/react-query';
 
 import { formatUsage } from '../../../common/bytes';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
-import { serverMetricsQuery } from '../network-status/metricsQuery';
-import { errorReason } from '../ui/format';
+import { serverMetricsQuery } from '../../custom/network-status/metricsQuery';
+import { errorReason } from '../../ui/format';
 
 const Usage = ({ label, percent, used, total }: { label: string; percent?: number; used?: number; total?: number }) => (
     <Box>

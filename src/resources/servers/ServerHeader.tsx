@@ -4,8 +4,8 @@ import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import { Box, Button, Card, CardContent, Chip, Link, Stack, Typography } from '@mui/material';
 
 import type { Monitor, Server } from '../../../common/entities';
-import { HealthBadge } from '../../resources/monitors/HealthBadge';
-import { SilenceButton } from '../silences/SilenceButton';
+import { HealthBadge } from '../monitors/HealthBadge';
+import { SilenceButton } from '../../custom/silences/SilenceButton';
 
 export interface ServerHeaderProps {
     server: Server;

@@ -5,17 +5,17 @@ import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
 
 import type { Configuration, Monitor, Server } from '../../../common/entities';
 import { VALIDATOR_CARD_TYPES } from '../../../common/validator-card';
-import { ConfigurationDialog } from '../../resources/configurations/ConfigurationDialog';
-import { useConfigurationAccess } from '../../resources/configurations/useConfigurationAccess';
-import { useConfigurationDelete } from '../../resources/configurations/useConfigurationDelete';
-import { LoadingScreen } from '../layout/LoadingScreen';
-import { retryUnlessClientError } from '../ui/retry';
+import { ConfigurationDialog } from './ConfigurationDialog';
+import { useConfigurationAccess } from './useConfigurationAccess';
+import { useConfigurationDelete } from './useConfigurationDelete';
+import { LoadingScreen } from '../../custom/layout/LoadingScreen';
+import { retryUnlessClientError } from '../../ui/retry';
 import { ConfigurationDetailsCard } from './ConfigurationDetailsCard';
 import { ConfigurationHeader } from './ConfigurationHeader';
 import { MonitorsCard } from './MonitorsCard';
 import { NotificationChannelsPanel } from './NotificationChannelsPanel';
 import { ServersCard } from './ServersCard';
-import { SilencesPanel } from '../silences/SilencesPanel';
+import { SilencesPanel } from '../../custom/silences/SilencesPanel';
 import { ValidatorCard } from './ValidatorCard';
 
 const ALL = { pagination: { page: 1, perPage: 1000 }, sort: { field: 'name', order: 'ASC' as const } };

@@ -3,12 +3,12 @@ import { Box, Button, Card, CardContent, CardHeader } from '@mui/material';
 import { useState } from 'react';
 
 import type { Monitor, Server } from '../../../common/entities';
-import { HealthBadge } from '../../resources/monitors/HealthBadge';
-import { MonitorDialog } from '../../resources/monitors/MonitorDialog';
-import { filterByHealth, type HealthFilter, MonitorHealthSelect } from '../../resources/monitors/MonitorHealthSelect';
-import { MonitorTable } from '../../resources/monitors/MonitorTable';
-import { useMonitorDelete } from '../../resources/monitors/useMonitorDelete';
-import { useRecordDialog } from '../ui/useSaveDialog';
+import { HealthBadge } from '../monitors/HealthBadge';
+import { MonitorDialog } from '../monitors/MonitorDialog';
+import { filterByHealth, type HealthFilter, MonitorHealthSelect } from '../monitors/MonitorHealthSelect';
+import { MonitorTable } from '../monitors/MonitorTable';
+import { useMonitorDelete } from '../monitors/useMonitorDelete';
+import { useRecordDialog } from '../../ui/useSaveDialog';
 
 export interface MonitorsCardProps {
     configurationId: number;

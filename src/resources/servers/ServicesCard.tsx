@@ -6,14 +6,14 @@ import { useState } from 'react';
 import { DataTable } from 'react-admin';
 
 import type { Server, Service } from '../../../common/entities';
-import { ServiceDialog } from '../../resources/services/ServiceDialog';
-import { ServiceTestDialog } from '../../resources/services/ServiceTestDialog';
+import { ServiceDialog } from '../services/ServiceDialog';
+import { ServiceTestDialog } from '../services/ServiceTestDialog';
 import type { ServiceDependents } from '../../providers/customMethods';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
-import { RowAction, RowActions } from '../ui/RowActions';
-import { useConfirmedDelete } from '../ui/useConfirmedDelete';
-import { useRecordDialog } from '../ui/useSaveDialog';
-import { LocalDataTable } from '../ui/LocalDataTable';
+import { RowAction, RowActions } from '../../ui/RowActions';
+import { useConfirmedDelete } from '../../ui/useConfirmedDelete';
+import { useRecordDialog } from '../../ui/useSaveDialog';
+import { LocalDataTable } from '../../ui/LocalDataTable';
 
 export const SERVICE_DELETED = 'Service deleted successfully';
 export const SERVICE_DELETE_FAILED = 'Failed to delete service';

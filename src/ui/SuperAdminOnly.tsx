@@ -2,7 +2,7 @@ import { Alert, Box, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Title, usePermissions } from 'react-admin';
 
-import type { AccessUser } from '../../providers/canAccess';
+import type { AccessUser } from '../providers/canAccess';
 
 export const SUPER_ADMIN_ONLY = 'Only super admins can see this page.';
 

@@ -3,7 +3,7 @@ import { screen, within } from '@testing-library/react';
 import type { ValidatorCard } from '../../../common/validator-card';
 import { storeSession, stubApi, superAdmin } from '../fakeApi';
 import { renderApp } from '../renderApp';
-import { configuration, monitor, server } from '../resources/configurationFixtures';
+import { configuration, monitor, server } from './configurationFixtures';
 
 const VALOPER = 'cosmosvaloper1xqz9pemz5e5zycaa89kys5aw6m8rhgsvw4328e';
 const H = 3_600_000;

@@ -16,9 +16,9 @@ import { DataTable, useGetList, useNotify } from 'react-admin';
 
 import type { ChannelLink, LinkRouting, NotificationChannel } from '../../../common/entities';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
-import { EmptyTable } from '../ui/EmptyTable';
-import { withServerMessage } from '../ui/format';
-import { LocalDataTable } from '../ui/LocalDataTable';
+import { EmptyTable } from '../../ui/EmptyTable';
+import { withServerMessage } from '../../ui/format';
+import { LocalDataTable } from '../../ui/LocalDataTable';
 
 export const FETCH_CHANNELS_FAILED = 'Failed to fetch notification channels';
 

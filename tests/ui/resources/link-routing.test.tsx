@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 
 import { storeSession, stubApi } from '../fakeApi';
 import { renderApp } from '../renderApp';
-import { admin, configuration } from '../resources/configurationFixtures';
+import { admin, configuration } from './configurationFixtures';
 
 const config = configuration({ servers: [], monitors: [] });
 const pager = { id: 6, type: 'pagerduty', name: 'On-call', is_enabled: true };
