@@ -1,10 +1,7 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
-import { Form, SaveButton } from 'react-admin';
-
 import type { Company } from '../../../common/entities';
 import { CompanyInputs, companyDefaults, toCompanyBody } from './CompanyInputs';
 import { useSaveDialog } from '../../ui/useSaveDialog';
-import { DialogError } from '../../ui/DialogError';
+import { FormDialog } from '../../ui/FormDialog';
 
 export interface CompanyDialogProps {
     open: boolean;
@@ -31,31 +28,20 @@ export const CompanyDialog = ({ open, company, onClose, onSaved }: CompanyDialog
     const submit = (values: Record<string, unknown>) => save(toCompanyBody(values as Partial<Company>));
 
     return (
-        <Dialog
-            slotProps={{ transition: { onExited: resetError } }}
+        <FormDialog
             open={open}
             onClose={onClose}
-            fullWidth
-            maxWidth="sm"
-            aria-labelledby="company-dialog-title"
+            name="company"
+            title={editing ? 'Edit Company' : 'Add Company'}
+            recordId={company?.id}
+            record={company ?? companyDefaults}
+            onSubmit={submit}
+            resource="companies"
+            error={error}
+            onExited={resetError}
+            saveLabel={editing ? 'Save' : 'Add'}
         >
-            <Form
-                disableInvalidFormNotification
-                key={company?.id ?? 'new'}
-                record={company ?? companyDefaults}
-                onSubmit={submit}
-                resource="companies"
-            >
-                <DialogTitle id="company-dialog-title">{editing ? 'Edit Company' : 'Add Company'}</DialogTitle>
-                <DialogContent>
-                    <CompanyInputs />
-                </DialogContent>
-                <DialogError message={error} />
-                <DialogActions>
-                    <Button onClick={onClose}>Cancel</Button>
-                    <SaveButton label={editing ? 'Save' : 'Add'} alwaysEnable />
-                </DialogActions>
-            </Form>
-        </Dialog>
+            <CompanyInputs />
+        </FormDialog>
     );
 };

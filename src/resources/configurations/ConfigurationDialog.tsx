@@ -1,5 +1,4 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
-import { Form, SaveButton, useNotify } from 'react-admin';
+import { useNotify } from 'react-admin';
 
 import type { Configuration } from '../../../common/entities';
 import {
@@ -12,7 +11,7 @@ import {
 } from './ConfigurationInputs';
 import { useConfigurationAccess } from './useConfigurationAccess';
 import { useSaveDialog } from '../../ui/useSaveDialog';
-import { DialogError } from '../../ui/DialogError';
+import { FormDialog } from '../../ui/FormDialog';
 
 export interface ConfigurationDialogProps {
     open: boolean;
@@ -58,38 +57,25 @@ export const ConfigurationDialog = ({ open, configuration, onClose, onSaved }: C
     };
 
     return (
-        <Dialog
-            slotProps={{ transition: { onExited: resetError } }}
+        <FormDialog
             open={open}
             onClose={onClose}
-            fullWidth
-            maxWidth="sm"
-            aria-labelledby="configuration-dialog-title"
+            name="configuration"
+            title={editing ? 'Edit Configuration' : 'Add Configuration'}
+            recordId={configuration?.id}
+            record={
+                (configuration ? toConfigurationFormValues(configuration) : configurationDefaults) as Record<
+                    string,
+                    unknown
+                >
+            }
+            onSubmit={submit}
+            resource="configurations"
+            error={error}
+            onExited={resetError}
+            saveLabel={editing ? 'Save' : 'Add'}
         >
-            <Form
-                disableInvalidFormNotification
-                key={configuration?.id ?? 'new'}
-                record={
-                    (configuration ? toConfigurationFormValues(configuration) : configurationDefaults) as Record<
-                        string,
-                        unknown
-                    >
-                }
-                onSubmit={submit}
-                resource="configurations"
-            >
-                <DialogTitle id="configuration-dialog-title">
-                    {editing ? 'Edit Configuration' : 'Add Configuration'}
-                </DialogTitle>
-                <DialogContent>
-                    <ConfigurationInputs withCompany={isSuperAdmin} companyRequired={mustPickCompany} />
-                </DialogContent>
-                <DialogError message={error} />
-                <DialogActions>
-                    <Button onClick={onClose}>Cancel</Button>
-                    <SaveButton label={editing ? 'Save' : 'Add'} alwaysEnable />
-                </DialogActions>
-            </Form>
-        </Dialog>
+            <ConfigurationInputs withCompany={isSuperAdmin} companyRequired={mustPickCompany} />
+        </FormDialog>
     );
 };

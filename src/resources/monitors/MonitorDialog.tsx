@@ -1,5 +1,4 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
-import { BooleanInput, Form, SaveButton, SelectInput, TextInput, useNotify } from 'react-admin';
+import { BooleanInput, SelectInput, TextInput, useNotify } from 'react-admin';
 
 import type { Monitor } from '../../../common/entities';
 import { MONITOR_TYPE_LABELS, MONITOR_TYPES } from '../../../common/monitor-types';
@@ -15,7 +14,7 @@ import {
     validateMonitorName,
 } from './monitorForm';
 import { useSaveDialog } from '../../ui/useSaveDialog';
-import { DialogError } from '../../ui/DialogError';
+import { FormDialog } from '../../ui/FormDialog';
 
 export interface MonitorDialogProps {
     open: boolean;
@@ -73,48 +72,31 @@ export function MonitorDialog({
     };
 
     return (
-        <Dialog
-            slotProps={{ transition: { onExited: resetError } }}
+        <FormDialog
             open={open}
             onClose={() => onClose(false)}
-            fullWidth
-            maxWidth="sm"
-            aria-labelledby="monitor-dialog-title"
+            name="monitor"
+            title={editing ? 'Edit Monitor' : 'Add Monitor'}
+            recordId={record?.id}
+            record={toMonitorFormValues(record, defaultServerId) as unknown as Record<string, unknown>}
+            onSubmit={submit}
+            resource="monitors"
+            error={error}
+            onExited={resetError}
+            saveLabel={editing ? 'Save' : 'Add'}
         >
-            <Form
-                disableInvalidFormNotification
-                key={record?.id ?? 'new'}
-                record={toMonitorFormValues(record, defaultServerId) as unknown as Record<string, unknown>}
-                onSubmit={submit}
-                resource="monitors"
-            >
-                <DialogTitle id="monitor-dialog-title">{editing ? 'Edit Monitor' : 'Add Monitor'}</DialogTitle>
-                <DialogContent>
-                    <SelectInput
-                        source="type"
-                        label="Type"
-                        choices={TYPE_CHOICES}
-                        emptyText="Select a type"
-                        fullWidth
-                    />
-                    <TextInput source="name" label="Name" validate={validateMonitorName} fullWidth />
-                    <SelectInput
-                        source="server_id"
-                        label="Server"
-                        choices={servers}
-                        optionText="name"
-                        emptyText="None"
-                        fullWidth
-                    />
-                    <BooleanInput source="is_enabled" label="Is Enabled" />
-                    <MonitorSettingsInputs />
-                </DialogContent>
-                <DialogError message={error} />
-                <DialogActions>
-                    <Button onClick={() => onClose(false)}>Cancel</Button>
-                    <SaveButton label={editing ? 'Save' : 'Add'} alwaysEnable />
-                </DialogActions>
-            </Form>
-        </Dialog>
+            <SelectInput source="type" label="Type" choices={TYPE_CHOICES} emptyText="Select a type" fullWidth />
+            <TextInput source="name" label="Name" validate={validateMonitorName} fullWidth />
+            <SelectInput
+                source="server_id"
+                label="Server"
+                choices={servers}
+                optionText="name"
+                emptyText="None"
+                fullWidth
+            />
+            <BooleanInput source="is_enabled" label="Is Enabled" />
+            <MonitorSettingsInputs />
+        </FormDialog>
     );
 }

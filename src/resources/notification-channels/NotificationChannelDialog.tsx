@@ -1,12 +1,12 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
+import { Button } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { Form, SaveButton, useNotify } from 'react-admin';
+import { useNotify } from 'react-admin';
 
 import type { NotificationChannel } from '../../../common/entities';
 import { withServerMessage } from '../../ui/format';
 import { useSaveDialog } from '../../ui/useSaveDialog';
-import { DialogError } from '../../ui/DialogError';
+import { FormDialog } from '../../ui/FormDialog';
 import { useNodeMonitorDataProvider } from '../../providers/dataProvider';
 import { NotificationChannelInputs } from './NotificationChannelInputs';
 import {
@@ -88,49 +88,31 @@ export const NotificationChannelDialog = ({
             : save(toChannelBody(values as unknown as ChannelFormValues) as Partial<NotificationChannel>);
 
     return (
-        <Dialog
-            slotProps={{ transition: { onExited: resetError } }}
+        <FormDialog
             open={open}
             onClose={onClose}
-            fullWidth
-            maxWidth="sm"
-            aria-labelledby="channel-dialog-title"
+            name="channel"
+            // Spec §2: the dialog is titled Add Notification Channel, and edit uses the same dialog.
+            title="Add Notification Channel"
+            recordId={channel?.id}
+            record={channel ? toChannelFormValues(channel) : channelDefaults(defaultCompanyId)}
+            // A test sends to the channel only and needs no company; saving does.
+            validate={(values) =>
+                validateChannel(values as unknown as ChannelFormValues, companyRequired && action.current === 'save')
+            }
+            onSubmit={submit}
+            resource="notification-channels"
+            error={error}
+            onExited={resetError}
+            actions={
+                <Button type="submit" disabled={probe.isPending} onClick={() => (action.current = 'test')}>
+                    Test
+                </Button>
+            }
+            saveLabel={editing ? 'Edit' : 'Add'}
+            onSaveClick={() => (action.current = 'save')}
         >
-            <Form
-                disableInvalidFormNotification
-                key={channel?.id ?? 'new'}
-                record={channel ? toChannelFormValues(channel) : channelDefaults(defaultCompanyId)}
-                // A test sends to the channel only and needs no company; saving does.
-                validate={(values) =>
-                    validateChannel(
-                        values as unknown as ChannelFormValues,
-                        companyRequired && action.current === 'save'
-                    )
-                }
-                onSubmit={submit}
-                resource="notification-channels"
-            >
-                {/* Spec §2: the dialog is titled Add Notification Channel, and edit uses the same dialog. */}
-                <DialogTitle id="channel-dialog-title">Add Notification Channel</DialogTitle>
-                <DialogContent>
-                    <NotificationChannelInputs
-                        showCompany={showCompany && !editing}
-                        companyRequired={companyRequired}
-                    />
-                </DialogContent>
-                <DialogError message={error} />
-                <DialogActions>
-                    <Button onClick={onClose}>Cancel</Button>
-                    <Button type="submit" disabled={probe.isPending} onClick={() => (action.current = 'test')}>
-                        Test
-                    </Button>
-                    <SaveButton
-                        label={editing ? 'Edit' : 'Add'}
-                        alwaysEnable
-                        onClick={() => (action.current = 'save')}
-                    />
-                </DialogActions>
-            </Form>
-        </Dialog>
+            <NotificationChannelInputs showCompany={showCompany && !editing} companyRequired={companyRequired} />
+        </FormDialog>
     );
 };

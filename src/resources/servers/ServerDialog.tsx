@@ -1,9 +1,8 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
-import { BooleanInput, Form, SaveButton, TextInput } from 'react-admin';
+import { BooleanInput, TextInput } from 'react-admin';
 
 import type { Server } from '../../../common/entities';
 import { useSaveDialog } from '../../ui/useSaveDialog';
-import { DialogError } from '../../ui/DialogError';
+import { FormDialog } from '../../ui/FormDialog';
 
 export interface ServerDialogProps {
     open: boolean;
@@ -34,35 +33,24 @@ export function ServerDialog({ open, onClose, configurationId, record }: ServerD
     const { save, editing, error, resetError } = useSaveDialog<Server>('servers', record, TEXTS, () => onClose(true));
 
     return (
-        <Dialog
-            slotProps={{ transition: { onExited: resetError } }}
+        <FormDialog
             open={open}
             onClose={() => onClose(false)}
-            fullWidth
-            maxWidth="sm"
-            aria-labelledby="server-dialog-title"
+            name="server"
+            title={editing ? 'Edit Server' : 'Add Server'}
+            recordId={record?.id}
+            record={record ?? { name: '', address: '', is_enabled: true }}
+            onSubmit={(values: Record<string, unknown>) =>
+                save(toServerBody(values as Partial<Server>, configurationId))
+            }
+            resource="servers"
+            error={error}
+            onExited={resetError}
+            saveLabel={editing ? 'Save' : 'Add'}
         >
-            <Form
-                disableInvalidFormNotification
-                key={record?.id ?? 'new'}
-                record={record ?? { name: '', address: '', is_enabled: true }}
-                onSubmit={(values: Record<string, unknown>) =>
-                    save(toServerBody(values as Partial<Server>, configurationId))
-                }
-                resource="servers"
-            >
-                <DialogTitle id="server-dialog-title">{editing ? 'Edit Server' : 'Add Server'}</DialogTitle>
-                <DialogContent>
-                    <TextInput source="name" label="Name" fullWidth />
-                    <TextInput source="address" label="Address" placeholder="http://10.0.0.1" fullWidth />
-                    <BooleanInput source="is_enabled" label="Is Enabled" />
-                </DialogContent>
-                <DialogError message={error} />
-                <DialogActions>
-                    <Button onClick={() => onClose(false)}>Cancel</Button>
-                    <SaveButton label={editing ? 'Save' : 'Add'} alwaysEnable />
-                </DialogActions>
-            </Form>
-        </Dialog>
+            <TextInput source="name" label="Name" fullWidth />
+            <TextInput source="address" label="Address" placeholder="http://10.0.0.1" fullWidth />
+            <BooleanInput source="is_enabled" label="Is Enabled" />
+        </FormDialog>
     );
 }

@@ -1,10 +1,7 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
-import { Form, SaveButton } from 'react-admin';
-
 import type { User } from '../../../common/entities';
 import { DIALOG_PASSWORD_REQUIRED, toUserBody, toUserFormValues, UserInputs, userDefaults } from './UserInputs';
 import { useSaveDialog } from '../../ui/useSaveDialog';
-import { DialogError } from '../../ui/DialogError';
+import { FormDialog } from '../../ui/FormDialog';
 
 export interface UserDialogProps {
     open: boolean;
@@ -30,31 +27,20 @@ export const UserDialog = ({ open, user, onClose, onSaved }: UserDialogProps) =>
     const submit = (values: Record<string, unknown>) => save(toUserBody(values) as Partial<User>);
 
     return (
-        <Dialog
-            slotProps={{ transition: { onExited: resetError } }}
+        <FormDialog
             open={open}
             onClose={onClose}
-            fullWidth
-            maxWidth="sm"
-            aria-labelledby="user-dialog-title"
+            name="user"
+            title={editing ? 'Edit User' : 'Add User'}
+            recordId={user?.id}
+            record={user ? toUserFormValues(user) : userDefaults}
+            onSubmit={submit}
+            resource="users"
+            error={error}
+            onExited={resetError}
+            saveLabel={editing ? 'Save' : 'Add'}
         >
-            <Form
-                disableInvalidFormNotification
-                key={user?.id ?? 'new'}
-                record={user ? toUserFormValues(user) : userDefaults}
-                onSubmit={submit}
-                resource="users"
-            >
-                <DialogTitle id="user-dialog-title">{editing ? 'Edit User' : 'Add User'}</DialogTitle>
-                <DialogContent>
-                    <UserInputs creating={!editing} passwordRequiredMessage={DIALOG_PASSWORD_REQUIRED} />
-                </DialogContent>
-                <DialogError message={error} />
-                <DialogActions>
-                    <Button onClick={onClose}>Cancel</Button>
-                    <SaveButton label={editing ? 'Save' : 'Add'} alwaysEnable />
-                </DialogActions>
-            </Form>
-        </Dialog>
+            <UserInputs creating={!editing} passwordRequiredMessage={DIALOG_PASSWORD_REQUIRED} />
+        </FormDialog>
     );
 };
