@@ -7,12 +7,3 @@ export const QUOTA_DEFAULTS = { max_concurrent_checks: 64, min_interval_seconds:
 /** The engine runs at most 256 checks at once, so a larger share could never be used. */
 export const MAX_CONCURRENT_CHECKS_LIMIT = 256;
 export const MIN_INTERVAL_SECONDS_LIMIT = 86_400;
-
-/** The setting that holds a monitor type's interval, if the type has one (urlCheck runs every 60 s). */
-export const INTERVAL_SETTING: Record<string, 'sleep_duration_seconds' | 'check_interval_seconds'> = {
-    blockCheck: 'sleep_duration_seconds',
-    signMissCheck: 'sleep_duration_seconds',
-    priceFeederMissCount: 'sleep_duration_seconds',
-    validatorOutOfActiveSet: 'sleep_duration_seconds',
-    nodeExporterDiskSpace: 'check_interval_seconds',
-};

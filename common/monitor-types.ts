@@ -1,6 +1,7 @@
 import { fromBech32 } from '@cosmjs/encoding';
 import { z } from 'zod';
 import { isValoperPrefix } from './bech32-prefixes';
+import type { ServiceType } from './service-types';
 
 /**
  * The monitor-type catalogue: one list of wire names, and for each type the settings stored in
@@ -20,35 +21,12 @@ export const MONITOR_TYPES = [
 ] as const;
 export type MonitorType = (typeof MONITOR_TYPES)[number];
 
-export const MONITOR_TYPE_LABELS: Record<MonitorType, string> = {
-    urlCheck: 'URL Check',
-    blockCheck: 'Block Check',
-    signMissCheck: 'Sign Miss Check',
-    priceFeederMissCount: 'Price Feeder Miss Count',
-    nodeExporterDiskSpace: 'Node Exporter Disk Space',
-    validatorOutOfActiveSet: 'Validator Out Of Active Set',
-    slashingWindow: 'Slashing Window (Jail Budget)',
-    governanceVote: 'Governance Vote',
-    upgradeWatch: 'Upgrade Watch',
-};
-
 /**
  * What a type answers. `node`: is this node well (it reads its own server's services). `duty`: is the validator doing
  * its job (it reads the chain, through any fresh source of the configuration's chain). A node's maintenance window
  * holds only `node` alerts: a validator jailed while its node restarts must still page.
  */
 export type MonitorRole = 'node' | 'duty';
-export const MONITOR_ROLES: Record<MonitorType, MonitorRole> = {
-    urlCheck: 'node',
-    blockCheck: 'node',
-    nodeExporterDiskSpace: 'node',
-    signMissCheck: 'duty',
-    priceFeederMissCount: 'duty',
-    validatorOutOfActiveSet: 'duty',
-    slashingWindow: 'duty',
-    governanceVote: 'duty',
-    upgradeWatch: 'duty',
-};
 
 export const HELPER_TEXTS = {
     threshold: 'The percentage to alert on',
@@ -122,87 +100,156 @@ const valoper = text(
     'The bech32 valoper address of the validator'
 );
 
-export const MONITOR_SETTINGS: Record<MonitorType, SettingField[]> = {
-    urlCheck: [
-        text('name', 'Name', false),
-        text('address', 'Address', true, 'The URL to request'),
-        num('allowed_attempts', 'Allowed Attempts', 3, 0, 100),
-    ],
-    blockCheck: [missTolerance(10), missPeriod(30), sleep(10), alertSleep(10)],
-    signMissCheck: [missTolerance(10), missPeriod(100), sleep(5), alertSleep(1), valoper],
-    priceFeederMissCount: [
-        missTolerance(100),
-        missPeriod(3600),
-        sleep(5),
-        alertSleep(60),
-        valoper,
-        text(
-            'oracle_path',
-            'Oracle Miss Path',
-            false,
-            'Only for chains without a built-in path, e.g. /nibiru/oracle/v1beta1/validators/{valoper}/miss'
-        ),
-    ],
-    nodeExporterDiskSpace: [
-        // 0 is what the original's form starts from (docs/spec.md §5), so it is accepted; it makes every disk alert.
-        { ...num('threshold', 'Threshold (%)', 80, 0, 100), decimals: true },
-        alertSleep(30),
-        num('check_interval_seconds', 'Check Interval (seconds)', 60, 5, DAY),
-        // Optional and without a default: monitors saved before it keep exactly the spec's settings.
-        {
-            key: 'days_until_full_threshold',
-            label: 'Days Until Full Threshold',
-            kind: 'number',
-            required: false,
-            min: 0,
-            max: 3650,
-            decimals: true,
-            helperText: HELPER_TEXTS.days_until_full_threshold,
-        },
-    ],
-    validatorOutOfActiveSet: [
-        alertSleep(60),
-        sleep(60),
-        valoper,
-        // Optional, without a catalogue default, so monitors saved before it keep exactly the spec's settings.
-        {
-            key: 'rank_warning_margin',
-            label: 'Rank Warning Margin (seats)',
-            kind: 'number',
-            required: false,
-            min: 0,
-            max: 1000,
-            helperText: HELPER_TEXTS.rank_warning_margin,
-        },
-    ],
-    slashingWindow: [
-        valoper,
-        { ...num('warning_percent', 'Warning (% of jail budget)', 25, 0, 100), decimals: true },
-        { ...num('error_percent', 'Error (% of jail budget)', 50, 0, 100), decimals: true },
-        sleep(30),
-        alertSleep(30),
-    ],
-    governanceVote: [
-        valoper,
-        num('warning_hours_before_end', 'Warning Hours Before End', 72, 0, 90 * 24),
-        num('error_hours_before_end', 'Error Hours Before End', 24, 0, 90 * 24),
-        sleep(300),
-        alertSleep(360),
-    ],
-    upgradeWatch: [sleep(60), alertSleep(30), num('grace_minutes', 'Grace (minutes)', 30, 1, 24 * 60)],
+const SLEEP = 'sleep_duration_seconds';
+
+/** One monitor type: everything the API, the UI and the engine know of it beside its check. */
+export interface MonitorTypeEntry {
+    label: string;
+    role: MonitorRole;
+    settings: SettingField[];
+    /**
+     * The service types its check reads through; any one of them enabled on the server is enough. A type that reads
+     * one needs a server; none (urlCheck) requests its own address.
+     */
+    reads: readonly ServiceType[];
+    /** The setting that holds its interval, which the company's minimum applies to; none: every 60 s (urlCheck). */
+    intervalSetting?: 'sleep_duration_seconds' | 'check_interval_seconds';
+    /** The one number its history chart shows (the check's `readingValue`); none: no reading chart. */
+    reading?: { label: string /** The chart's fixed top, for a share. */; max?: number };
+}
+
+/** The catalogue: a Record over the closed list, so a type without an entry does not compile. */
+export const MONITOR_CATALOGUE: Record<MonitorType, MonitorTypeEntry> = {
+    urlCheck: {
+        label: 'URL Check',
+        role: 'node',
+        settings: [
+            text('name', 'Name', false),
+            text('address', 'Address', true, 'The URL to request'),
+            num('allowed_attempts', 'Allowed Attempts', 3, 0, 100),
+        ],
+        reads: [],
+    },
+    blockCheck: {
+        label: 'Block Check',
+        role: 'node',
+        settings: [missTolerance(10), missPeriod(30), sleep(10), alertSleep(10)],
+        reads: ['rpc', 'rest'],
+        intervalSetting: SLEEP,
+        reading: { label: 'Block height' },
+    },
+    signMissCheck: {
+        label: 'Sign Miss Check',
+        role: 'duty',
+        settings: [missTolerance(10), missPeriod(100), sleep(5), alertSleep(1), valoper],
+        reads: ['rest'],
+        intervalSetting: SLEEP,
+        reading: { label: 'Missed signatures' },
+    },
+    priceFeederMissCount: {
+        label: 'Price Feeder Miss Count',
+        role: 'duty',
+        settings: [
+            missTolerance(100),
+            missPeriod(3600),
+            sleep(5),
+            alertSleep(60),
+            valoper,
+            text(
+                'oracle_path',
+                'Oracle Miss Path',
+                false,
+                'Only for chains without a built-in path, e.g. /nibiru/oracle/v1beta1/validators/{valoper}/miss'
+            ),
+        ],
+        reads: ['rest'],
+        intervalSetting: SLEEP,
+        reading: { label: 'Oracle misses' },
+    },
+    nodeExporterDiskSpace: {
+        label: 'Node Exporter Disk Space',
+        role: 'node',
+        settings: [
+            // 0 is what the original's form starts from (docs/spec.md §5), so it is accepted; it makes every disk alert.
+            { ...num('threshold', 'Threshold (%)', 80, 0, 100), decimals: true },
+            alertSleep(30),
+            num('check_interval_seconds', 'Check Interval (seconds)', 60, 5, DAY),
+            // Optional and without a default: monitors saved before it keep exactly the spec's settings.
+            {
+                key: 'days_until_full_threshold',
+                label: 'Days Until Full Threshold',
+                kind: 'number',
+                required: false,
+                min: 0,
+                max: 3650,
+                decimals: true,
+                helperText: HELPER_TEXTS.days_until_full_threshold,
+            },
+        ],
+        reads: ['node_exporter'],
+        intervalSetting: 'check_interval_seconds',
+        reading: { label: 'Disk used (%)', max: 100 },
+    },
+    validatorOutOfActiveSet: {
+        label: 'Validator Out Of Active Set',
+        role: 'duty',
+        settings: [
+            alertSleep(60),
+            sleep(60),
+            valoper,
+            // Optional, without a catalogue default, so monitors saved before it keep exactly the spec's settings.
+            {
+                key: 'rank_warning_margin',
+                label: 'Rank Warning Margin (seats)',
+                kind: 'number',
+                required: false,
+                min: 0,
+                max: 1000,
+                helperText: HELPER_TEXTS.rank_warning_margin,
+            },
+        ],
+        reads: ['rest'],
+        intervalSetting: SLEEP,
+        reading: { label: 'Validator rank' },
+    },
+    slashingWindow: {
+        label: 'Slashing Window (Jail Budget)',
+        role: 'duty',
+        settings: [
+            valoper,
+            { ...num('warning_percent', 'Warning (% of jail budget)', 25, 0, 100), decimals: true },
+            { ...num('error_percent', 'Error (% of jail budget)', 50, 0, 100), decimals: true },
+            sleep(30),
+            alertSleep(30),
+        ],
+        reads: ['rest'],
+        intervalSetting: SLEEP,
+        reading: { label: 'Missed blocks in the window' },
+    },
+    governanceVote: {
+        label: 'Governance Vote',
+        role: 'duty',
+        settings: [
+            valoper,
+            num('warning_hours_before_end', 'Warning Hours Before End', 72, 0, 90 * 24),
+            num('error_hours_before_end', 'Error Hours Before End', 24, 0, 90 * 24),
+            sleep(300),
+            alertSleep(360),
+        ],
+        reads: ['rest'],
+        intervalSetting: SLEEP,
+    },
+    upgradeWatch: {
+        label: 'Upgrade Watch',
+        role: 'duty',
+        settings: [sleep(60), alertSleep(30), num('grace_minutes', 'Grace (minutes)', 30, 1, 24 * 60)],
+        reads: ['rest'],
+        intervalSetting: SLEEP,
+    },
 };
 
 /** Types whose check reads one of its server's services; a server is required for them. */
-export const TYPES_NEEDING_SERVER: readonly MonitorType[] = [
-    'blockCheck',
-    'signMissCheck',
-    'priceFeederMissCount',
-    'nodeExporterDiskSpace',
-    'validatorOutOfActiveSet',
-    'slashingWindow',
-    'governanceVote',
-    'upgradeWatch',
-];
+export const needsServer = (type: MonitorType): boolean => MONITOR_CATALOGUE[type].reads.length > 0;
 
 /**
  * What blockCheck's miss_tolerance amounts to: it counts polls without a new block, so the alert comes after about
@@ -218,7 +265,7 @@ export function blockStallText(tolerance: number, sleepSeconds: number): string 
 
 export function defaultSettings(type: MonitorType): Record<string, number | string> {
     const out: Record<string, number | string> = {};
-    for (const f of MONITOR_SETTINGS[type]) if (f.default !== undefined) out[f.key] = f.default;
+    for (const f of MONITOR_CATALOGUE[type].settings) if (f.default !== undefined) out[f.key] = f.default;
     return out;
 }
 
@@ -267,7 +314,7 @@ function fieldSchema(f: SettingField): z.ZodType {
 const schemas = Object.fromEntries(
     MONITOR_TYPES.map((t) => [
         t,
-        z.strictObject(Object.fromEntries(MONITOR_SETTINGS[t].map((f) => [f.key, fieldSchema(f)]))),
+        z.strictObject(Object.fromEntries(MONITOR_CATALOGUE[t].settings.map((f) => [f.key, fieldSchema(f)]))),
     ])
 ) as unknown as Record<MonitorType, z.ZodType<Record<string, unknown>>>;
 

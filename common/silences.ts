@@ -36,7 +36,7 @@ export interface MaintenanceWindow {
     starts_at: string;
     ends_at: string;
     repeat_weekly: boolean;
-    /** `node`: only node-health monitors (MONITOR_ROLES) are muted, validator duty still pages; `all`: every one. */
+    /** `node`: only node-health monitors (the catalogue's role) are muted, validator duty still pages; `all`: every one. */
     mutes: WindowMutes;
     reason: string;
     created_by: string;

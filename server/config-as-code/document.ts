@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MONITOR_TYPES, parseMonitorSettings, TYPES_NEEDING_SERVER } from '../../common/monitor-types';
+import { MONITOR_TYPES, needsServer, parseMonitorSettings } from '../../common/monitor-types';
 import { SERVICE_TYPES } from '../../common/service-types';
 import { chainEndpointsField, nameField, refusedTarget, targetAddress } from '../routes/fields';
 
@@ -101,7 +101,7 @@ export function parseDocument(
         );
         c.monitors.forEach((m, mi) => {
             checkMonitor(m, `${at}.monitors[${mi}]`, errors);
-            if (TYPES_NEEDING_SERVER.includes(m.type))
+            if (needsServer(m.type))
                 errors[`${at}.monitors[${mi}].type`] ??= `A ${m.type} monitor belongs under a server`;
         });
         unique(c.monitors, `${at}.monitors`, errors);

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ReadResult, Verdict } from './check';
-import type { BlockMeasurement } from './checks/blockCheck';
+import type { ReadResult, Verdict } from './verdict';
 import type { MonitorTarget } from './targets';
 import type { HoldHook } from './upgrade-hold';
 import type { AlertState, ChainIncident, Notification, Transition } from './transitions';
@@ -20,6 +19,12 @@ interface ChainView {
     advancedAt: number;
     /** Server id → its last answer. */
     nodes: Map<number, { height: number; at: number }>;
+}
+
+/** What a blockCheck reading tells of its chain: the height, and the chain id heights are pooled by. */
+interface ChainHeight {
+    height: number;
+    network?: string;
 }
 
 export interface Halt {
@@ -105,7 +110,7 @@ export class ChainHalts {
     ): Transition {
         const chain = target.configuration.chain;
         const companyId = target.configuration.companyId;
-        const measured = reading.ok ? (reading.value as BlockMeasurement) : null;
+        const measured = reading.ok ? (reading.value as ChainHeight) : null;
         const height = measured ? measured.height : null;
         const network = measured?.network ? measured.network : null;
         const pool = network !== null ? chainPool(companyId, network) : null;

@@ -1,6 +1,12 @@
 import type { MonitorType } from '../../common/monitor-types';
 import type { ServiceType } from '../../common/service-types';
 import type { HttpClient } from '../clients/http';
+import type { FilesystemUsage } from '../clients/node-exporter';
+import type { ChainHalts } from './chain-halt';
+import type { MonitorTarget } from './targets';
+import type { AlertState, Transition } from './transitions';
+import type { UpgradeHolds } from './upgrade-hold';
+import type { ReadResult, Verdict } from './verdict';
 
 /** What a check is given: the monitor, where its node lives, and the one egress client. */
 export interface CheckContext {
@@ -22,13 +28,32 @@ export interface CheckContext {
     signal: AbortSignal;
 }
 
-/** The outcome of reading the node: a measurement, or an error sentence an operator can act on. */
-export type ReadResult<M> = { ok: true; value: M } | { ok: false; error: string };
+/** A filesystem a disk reading saw: its server's disk index (dashboard, Prometheus page) and disk history keep it. */
+export type DiskSeen = Pick<FilesystemUsage, 'mountpoint' | 'usedPercent' | 'sizeBytes' | 'availBytes'>;
 
-/** A type's judgement of one reading: `ok`, `warning` or `error`, with the sentence shown as last_error. */
-export interface Verdict {
-    level: 'ok' | 'warning' | 'error';
-    message: string | null;
+/** A validator's figures on the Prometheus page: missed blocks and budget left in the window, active-set margin. */
+export interface ValidatorGauges {
+    missed?: number;
+    budgetLeft?: number;
+    rankMargin?: number;
+}
+
+/** What the engine keeps across monitors, which one type's check feeds and another's consults. */
+export interface EngineShared {
+    upgradeHolds: UpgradeHolds;
+    chainHalts: ChainHalts;
+}
+
+/** One judged check, as the `settle` hook sees it: the transition it may change and what led to it. */
+export interface Judged<M, Mem> {
+    target: MonitorTarget;
+    reading: ReadResult<M>;
+    /** Undefined when the check could not be judged (it threw, or a duty check saw no fresh source). */
+    memory: Mem | undefined;
+    verdict: Verdict;
+    prev: AlertState;
+    next: Transition;
+    nowMs: number;
 }
 
 /**
@@ -53,4 +78,18 @@ export interface Check<M = unknown, Mem = unknown> {
         /** A message to send once whatever the alert state (upgradeWatch: an upgrade was scheduled, or is an hour away). */
         notice?: string | null;
     };
+    /** Its Error is the validator missing blocks: one signing alert per validator covers it (duty-group.ts). */
+    signingGroup?: true;
+    /** What a monitor with these settings on this chain cannot do, said when it is saved (it is saved all the same). */
+    saveWarnings?(settings: Record<string, unknown>, chain: string): string[];
+    /** Its validator's figures for Grafana (the Prometheus page), from what the check kept. */
+    validatorGauges?(memory: Mem | undefined): ValidatorGauges;
+    /** The one number its history chart shows (the catalogue's `reading`); null for a failed read. */
+    readingValue?(reading: ReadResult<M>, memory: Mem | undefined): number | null;
+    /** The filesystems the reading saw, for its server's disk index and disk history; null for none. */
+    disks?(reading: ReadResult<M>): DiskSeen[] | null;
+    /** Tells the engine's shared facts what this check learnt, and returns the transition they make of it. */
+    settle?(shared: EngineShared, judged: Judged<M, Mem>): Transition;
+    /** The row's text while the monitor is held on purpose (a node waiting at a planned upgrade height), or null. */
+    heldText?(shared: EngineShared, monitorId: number): string | null;
 }

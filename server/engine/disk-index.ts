@@ -1,4 +1,4 @@
-import type { DiskMeasurement } from './checks/nodeExporterDiskSpace';
+import type { DiskSeen } from './check';
 
 export interface DiskUse {
     serverId: number;
@@ -17,7 +17,7 @@ export class DiskIndex {
     private readonly byServer = new Map<number, DiskUse>();
     private readonly mounts = new Map<number, { mountpoint: string; usedPercent: number }[]>();
 
-    record(serverId: number, m: DiskMeasurement, at: Date): void {
+    record(serverId: number, m: { filesystems: DiskSeen[] }, at: Date): void {
         this.mounts.set(
             serverId,
             m.filesystems.map((f) => ({ mountpoint: f.mountpoint, usedPercent: f.usedPercent }))

@@ -1,5 +1,5 @@
-import type { MonitorType } from '../../common/monitor-types';
-import type { Verdict } from './check';
+import { CHECKS } from './checks';
+import type { Verdict } from './verdict';
 import type { MonitorTarget } from './targets';
 import type { AlertState, Transition } from './transitions';
 
@@ -13,13 +13,10 @@ import type { AlertState, Transition } from './transitions';
  *   the leader recovers, a held member still Error  → the member sends its own ALERT and leads
  *   a held member recovers                         → nothing (its incident was never announced)
  *
- * The node's own monitors (blockCheck, urlCheck, disk) are not members: a stalled node is a second fact.
+ * Members are the types whose check says `signingGroup`; the node's own monitors are not: a stalled node is a
+ * second fact.
  */
-export const SIGNING_GROUP: ReadonlySet<MonitorType> = new Set([
-    'signMissCheck',
-    'slashingWindow',
-    'validatorOutOfActiveSet',
-]);
+const member = (target: MonitorTarget) => CHECKS[target.type].signingGroup === true;
 
 const alerting = (s: AlertState) => s.status === 'alerting' || (s.status === 'flapping' && s.failing === true);
 
@@ -36,13 +33,12 @@ export class DutyGroups {
     restore(targets: Iterable<MonitorTarget>, stateOf: (id: number) => AlertState | undefined): void {
         for (const t of targets) {
             const s = stateOf(t.id);
-            if (SIGNING_GROUP.has(t.type) && s && alerting(s) && !s.grouped)
-                this.leaders.set(groupKey(t), { id: t.id, name: t.name });
+            if (member(t) && s && alerting(s) && !s.grouped) this.leaders.set(groupKey(t), { id: t.id, name: t.name });
         }
     }
 
     adjust(target: MonitorTarget, verdict: Verdict, prev: AlertState, next: Transition, nowMs: number): Transition {
-        if (!SIGNING_GROUP.has(target.type)) return next;
+        if (!member(target)) return next;
         const key = groupKey(target);
         const leader = this.leaders.get(key);
         const failing = alerting(next.state);

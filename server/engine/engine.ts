@@ -9,18 +9,14 @@ import type { DatabaseHealth } from '../db/outage';
 import type { EventBus } from '../events';
 import type { ActiveSilences } from '../silences/active';
 import { monitorStates } from '../db/schema';
-import type { ReadResult } from './check';
+import type { EngineShared } from './check';
 import { ReadThread, type SourcedReading } from './readers';
 import { NO_FRESH_SOURCE, type SourceSeen, type SourceUsed, sourceText } from './chain-sources';
 import { ChainHalts } from './chain-halt';
 import { CHECKS } from './checks';
-import { errorText, numberSetting } from './checks/common';
-import { type BlockMemory, progressGraceMs } from './checks/blockCheck';
-import type { DiskMeasurement } from './checks/nodeExporterDiskSpace';
-import type { UpgradeMemory } from './checks/upgradeWatch';
+import { errorText } from './checks/common';
 import { DiskIndex } from './disk-index';
 import { HistoryBuffer } from '../history/buffer';
-import { readingValue } from '../history/reading';
 import type { CheckRecord, PersistedState } from './results';
 import { ResultWriter } from './results';
 import { type JobRunner, type JobSchedule, Scheduler } from './scheduler';
@@ -30,6 +26,7 @@ import { INITIAL_ALERT_STATE, keepSentWarning, transition } from './transitions'
 import { QUOTA_DEFAULTS } from '../../common/company-quota';
 import { UpgradeHolds } from './upgrade-hold';
 import { DutyGroups } from './duty-group';
+import type { ReadResult } from './verdict';
 import { hush } from '../silences/hush';
 
 /** What the engine takes of the app (built in server/assembly/background.ts): the store it writes, what a check needs. */
@@ -87,6 +84,15 @@ export const intervalMsOf = (t: MonitorTarget) =>
         CHECKS[t.type].intervalSeconds(t.settings),
         t.quota?.minIntervalSeconds ?? QUOTA_DEFAULTS.min_interval_seconds
     ) * 1000;
+/**
+ * What one type's check tells another's across monitors: the upgrade holds (fed by upgradeWatch), which the chain-halt
+ * code asks first about each blockCheck (upgrade-hold.ts).
+ */
+function sharedFacts(): EngineShared {
+    const upgradeHolds = new UpgradeHolds();
+    return { upgradeHolds, chainHalts: new ChainHalts(upgradeHolds.adjust) };
+}
+
 const CHANGE_EVENTS = /^(CONFIGURATION|SERVER|SERVICE|MONITOR|COMPANY)_/;
 
 /**
@@ -105,8 +111,7 @@ export class Engine {
     private reloading: Promise<void> | null = null;
     private readonly controller = new AbortController();
     readonly disks = new DiskIndex();
-    private readonly upgradeHolds = new UpgradeHolds();
-    private readonly chainHalts = new ChainHalts(this.upgradeHolds.adjust);
+    private readonly shared = sharedFacts();
     private readonly dutyGroups = new DutyGroups();
     /** Per configuration, its chain's sources as the latest duty check saw them. */
     private readonly sourcesSeen = new Map<number, SourceSeen[]>();
@@ -165,7 +170,7 @@ export class Engine {
         for (const row of await this.ctx.db.select().from(monitorStates)) {
             this.states.set(row.monitorId, row.state as PersistedState);
         }
-        this.chainHalts.restore([...this.states.values()].map((s) => s.alert));
+        this.shared.chainHalts.restore([...this.states.values()].map((s) => s.alert));
         await this.reload(this.opts.startSpreadMs);
         this.dutyGroups.restore(this.targets.values(), (id) => this.states.get(id)?.alert);
         await reads;
@@ -298,9 +303,8 @@ export class Engine {
         if (this.controller.signal.aborted) return;
         const durationMs = performance.now() - startedAt;
         const now = this.now();
-        if (target.type === 'nodeExporterDiskSpace' && reading.ok && target.server) {
-            this.disks.record(target.server.id, reading.value as DiskMeasurement, new Date(now));
-        }
+        const disks = target.server ? (check.disks?.(reading) ?? null) : null;
+        if (disks && target.server) this.disks.record(target.server.id, { filesystems: disks }, new Date(now));
         const stored = this.opts.sharedState ? await this.writer.stateOf(id) : undefined;
         const prev = stored ?? this.states.get(id) ?? { alert: INITIAL_ALERT_STATE, memory: undefined };
         let judged: ReturnType<typeof check.evaluate>;
@@ -338,18 +342,9 @@ export class Engine {
                 notification: { kind: 'upgrade-notice', incidentId, since: now, message: judged.notice },
             };
         }
-        if (target.type === 'upgradeWatch' && reading.ok) {
-            const plan = (judged.memory as UpgradeMemory | undefined)?.last?.plan ?? null;
-            const graceMs = numberSetting('upgradeWatch', target.settings, 'grace_minutes') * 60_000;
-            this.upgradeHolds.setPlan(target.configuration.id, plan, graceMs, now);
-        }
-        if (target.type === 'blockCheck') {
-            // The check's own grace, with a floor: a halt must be told from polls between two blocks.
-            const grace = Math.max(
-                1000,
-                progressGraceMs((judged.memory as BlockMemory | undefined)?.avgBlockMs ?? null)
-            );
-            next = this.chainHalts.adjust(target, reading, judged.verdict, grace, prev.alert, next, now);
+        if (check.settle) {
+            const { memory, verdict } = judged;
+            next = check.settle(this.shared, { target, reading, memory, verdict, prev: prev.alert, next, nowMs: now });
         }
         next = this.dutyGroups.adjust(target, judged.verdict, prev.alert, next, now);
         // Silences and maintenance windows hold messages back; the check, its health and its audit trail go on.
@@ -370,17 +365,13 @@ export class Engine {
         const failed = judged.verdict.level === 'error';
         const succeededAt = failed ? (this.observed.get(id)?.succeededAt ?? null) : now;
         this.observed.set(id, { checkedAt: now, succeededAt, durationMs, level: judged.verdict.level });
-        // A node stopped at a planned upgrade height is where it should be: its row says so, as a warning.
-        const waiting = target.type === 'blockCheck' ? this.upgradeHolds.waitingAt(id) : null;
+        // A monitor held on purpose (a node stopped at a planned upgrade height) is where it should be: its row says
+        // so, as a warning.
+        const held = check.heldText?.(this.shared, id) ?? null;
         const record: CheckRecord = {
             target,
-            status: judged.verdict.level !== 'error' || waiting !== null,
-            lastError:
-                judged.verdict.level === 'ok'
-                    ? null
-                    : waiting
-                      ? `Waiting at upgrade height ${waiting.height} (plan ${waiting.name})`
-                      : (judged.verdict.message ?? 'Unknown problem'),
+            status: judged.verdict.level !== 'error' || held !== null,
+            lastError: judged.verdict.level === 'ok' ? null : (held ?? judged.verdict.message ?? 'Unknown problem'),
             checkedAt: new Date(now),
             state,
             transition: next,
@@ -390,18 +381,11 @@ export class Engine {
                     t: now,
                     level: judged.verdict.level,
                     latencyMs: Math.round(durationMs * 10) / 10,
-                    value: readingValue(target.type, reading, judged.memory),
+                    value: check.readingValue?.(reading, judged.memory) ?? null,
                     message: judged.verdict.level === 'ok' ? null : (judged.verdict.message ?? null),
                     source: source?.name ?? null,
                 },
-                disk:
-                    target.type === 'nodeExporterDiskSpace' && reading.ok && target.server
-                        ? {
-                              serverId: target.server.id,
-                              t: now,
-                              filesystems: (reading.value as DiskMeasurement).filesystems,
-                          }
-                        : undefined,
+                disk: disks && target.server ? { serverId: target.server.id, t: now, filesystems: disks } : undefined,
             },
         };
         if (!this.opts.sharedState) this.writer.record(record);

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EgressPolicy } from '../clients/address-guard';
 import { type HttpClient, withPolicy } from '../clients/http';
-import { MONITOR_ROLES } from '../../common/monitor-types';
+import { MONITOR_CATALOGUE } from '../../common/monitor-types';
 import { type ChainSource, chooseSource, type SourceSeen, type SourceUsed } from './chain-sources';
 import type { CheckContext } from './check';
 import { CHECKS } from './checks';
@@ -37,7 +37,7 @@ export const readHere =
     async ({ policy, sources, ...rest }, signal) => {
         const check = CHECKS[rest.monitor.type];
         const client = withPolicy(http, policy);
-        if (!sources?.length || MONITOR_ROLES[rest.monitor.type] !== 'duty')
+        if (!sources?.length || MONITOR_CATALOGUE[rest.monitor.type].role !== 'duty')
             return check.read({ ...rest, http: client, signal });
         const scope = policy.allowedNetworks.join(',');
         const chosen = await chooseSource(sources, rest.server?.id ?? null, client, scope);

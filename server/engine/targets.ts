@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
-import { MONITOR_ROLES, parseMonitorSettings } from '../../common/monitor-types';
+import { MONITOR_CATALOGUE, parseMonitorSettings } from '../../common/monitor-types';
 import type { ChainEndpoint } from '../../common/chain-endpoints';
 import type { MonitorType } from '../../common/monitor-types';
 import type { ServiceType } from '../../common/service-types';
@@ -107,7 +107,9 @@ export async function loadTargets(
         await yieldToLoop();
     }
     // Duty monitors read through every enabled server of their configuration, so those servers' services are read too.
-    const dutyConfigurations = [...new Set(rows.filter((r) => MONITOR_ROLES[r.m.type] === 'duty').map((r) => r.c.id))];
+    const dutyConfigurations = [
+        ...new Set(rows.filter((r) => MONITOR_CATALOGUE[r.m.type].role === 'duty').map((r) => r.c.id)),
+    ];
     const chainServers = dutyConfigurations.length
         ? await db
               .select({ id: servers.id, name: servers.name, configurationId: servers.configurationId })
@@ -209,7 +211,7 @@ export async function loadTargets(
             services: svc,
             quota: { maxConcurrentChecks: q.maxConcurrentChecks, minIntervalSeconds: q.minIntervalSeconds },
             serviceType: m.serviceId === null ? null : (typeOf.get(m.serviceId) ?? null),
-            ...(MONITOR_ROLES[m.type] === 'duty' ? { sources: sourcesFor(c) } : {}),
+            ...(MONITOR_CATALOGUE[m.type].role === 'duty' ? { sources: sourcesFor(c) } : {}),
         };
         targets.push({ ...target, key: JSON.stringify(target) });
     }

@@ -1,5 +1,5 @@
 import { formatDuration } from '../../common/duration';
-import type { Verdict } from './check';
+import type { Verdict } from './verdict';
 import type { NotificationFacts, NotificationKind } from '../notify/record';
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Verdict } from './check';
+import type { Verdict } from './verdict';
 import type { MonitorTarget } from './targets';
 import type { AlertState, Transition } from './transitions';
 

@@ -1,5 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { MONITOR_TYPES } from '../../common/monitor-types';
 import type { HistoryRetention } from '../config';
+import { CHECKS } from '../engine/checks';
 import type { Db } from '../db/client';
 import { bucketOf, decodeDay, packedBuckets } from './days';
 import { type DiskReading, diskReadings } from './disk-days';
@@ -12,6 +14,11 @@ import { rowsOf } from './rows';
 const DAY_MS = 86_400_000;
 /** No upper bound: a reading stamped by a server clock ahead of ours still counts. */
 const LATEST_MS = Date.UTC(9999, 11, 31);
+/** The types whose check reads a server's disks; their state keeps the growth samples the projection fits. */
+const DISK_TYPES = sql.join(
+    MONITOR_TYPES.filter((type) => CHECKS[type].disks).map((type) => sql`${type}`),
+    sql`, `
+);
 
 type Tier = 'raw' | 'history_5m' | 'history_1h';
 
@@ -417,7 +424,7 @@ export async function daysUntilFullByMountpoint(
         sql`
         select m.id, m.server_id, s.state -> 'memory' -> 'growth' as growth from monitors m
         left join monitor_states s on s.monitor_id = m.id
-        where m.server_id in (${ids}) and m.type = 'nodeExporterDiskSpace' and m.is_enabled
+        where m.server_id in (${ids}) and m.type in (${DISK_TYPES}) and m.is_enabled
         order by m.id`
     );
     const fromState = new Set<string>();

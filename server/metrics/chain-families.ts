@@ -1,5 +1,4 @@
-import type { ActiveSetMemory } from '../engine/checks/validatorOutOfActiveSet';
-import type { SlashingWindowMemory } from '../engine/checks/slashingWindow';
+import { CHECKS } from '../engine/checks';
 import type { Engine } from '../engine/engine';
 
 /** Label value as the text format wants it: backslash, double quote and newline escaped. */
@@ -52,19 +51,9 @@ export function chainFamilies(engine: Engine, companyOf: (id: number) => string)
         configurations.set(c.id, base);
         if (target.server)
             servers.set(target.server.id, { company: base.company, configuration: c.name, server: target.server.name });
-        const memory = engine.memoryOf(target.id);
+        const gauges = CHECKS[target.type].validatorGauges?.(engine.memoryOf(target.id));
         const valoper = typeof target.settings.valoper_address === 'string' ? target.settings.valoper_address : '';
-        const v = { ...base, valoper };
-        if (target.type === 'slashingWindow') {
-            const last = (memory as SlashingWindowMemory | undefined)?.last;
-            if (last) {
-                put('missed', v, last.missed);
-                put('budgetLeft', v, last.left);
-            }
-        } else if (target.type === 'validatorOutOfActiveSet') {
-            const rank = (memory as ActiveSetMemory | undefined)?.last?.rank;
-            if (rank) put('rankMargin', v, rank.maxValidators - rank.rank);
-        }
+        for (const [family, value] of Object.entries(gauges ?? {})) put(family as Family, { ...base, valoper }, value);
     }
     for (const [id, seen] of engine.chainSources()) {
         const base = configurations.get(id);

@@ -1,12 +1,11 @@
 import { and, asc, count, eq, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
-import { INTERVAL_SETTING } from '../../common/company-quota';
 import type { Monitor } from '../../common/entities';
 import {
-    MONITOR_SETTINGS,
+    MONITOR_CATALOGUE,
     MONITOR_TYPES,
     type MonitorType,
+    needsServer,
     parseMonitorSettings,
-    TYPES_NEEDING_SERVER,
 } from '../../common/monitor-types';
 import type { Db } from '../db/client';
 import { companies, configurations, monitors, servers, services } from '../db/schema';
@@ -188,8 +187,7 @@ async function checkBody(db: Db, scope: Scope, body: MonitorBody) {
     const address = parsed.ok ? parsed.settings.address : undefined;
     const refused = typeof address === 'string' ? refusedTarget(address) : null;
     if (refused) errors.address = refused;
-    if (body.server_id === null && TYPES_NEEDING_SERVER.includes(body.type))
-        errors.server_id = 'Please select a server!';
+    if (body.server_id === null && needsServer(body.type)) errors.server_id = 'Please select a server!';
     const [configuration] = await db
         .select({
             id: configurations.id,
@@ -232,10 +230,10 @@ async function checkBody(db: Db, scope: Scope, body: MonitorBody) {
  * the minimum, rather than saved with an interval the engine would not keep.
  */
 function belowMinimum(type: MonitorType, settings: Record<string, unknown>, minSeconds: number) {
-    const key = INTERVAL_SETTING[type];
+    const { intervalSetting: key, settings: fields } = MONITOR_CATALOGUE[type];
     const value = key === undefined ? undefined : settings[key];
     if (key === undefined || typeof value !== 'number' || value >= minSeconds) return {};
-    const label = MONITOR_SETTINGS[type].find((f) => f.key === key)?.label ?? key;
+    const label = fields.find((f) => f.key === key)?.label ?? key;
     return {
         [key]: `${label} must be at least ${minSeconds}: this company's minimum check interval is ${minSeconds} seconds`,
     };

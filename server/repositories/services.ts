@@ -1,6 +1,6 @@
 import { and, asc, eq, ne } from 'drizzle-orm';
 import type { Service } from '../../common/entities';
-import { MONITOR_DATA_SOURCES } from '../../common/monitor-data-sources';
+import { MONITOR_CATALOGUE } from '../../common/monitor-types';
 import type { ServiceType } from '../../common/service-types';
 import type { Db } from '../db/client';
 import { configurations, monitors, servers, services } from '../db/schema';
@@ -179,8 +179,8 @@ export async function serviceDependents(db: Db, scope: Scope, id: number): Promi
     for (const m of linked) removed.push({ id: m.id, name: m.name, type: m.type });
     for (const m of onServer) {
         if (m.serviceId === id) continue;
-        const sources = MONITOR_DATA_SOURCES[m.type];
-        if (!service.is_enabled || !sources?.includes(service.type)) continue;
+        const sources = MONITOR_CATALOGUE[m.type].reads;
+        if (!service.is_enabled || !sources.includes(service.type)) continue;
         if (!sources.some((t) => left.has(t))) losing.push({ id: m.id, name: m.name, type: m.type });
     }
     return { removed, losing_data_source: losing };

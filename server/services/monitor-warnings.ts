@@ -1,6 +1,5 @@
 import type { Monitor } from '../../common/entities';
-import { stringSetting } from '../engine/checks/common';
-import { ORACLE_MISS_PATHS, oracleMissPathTemplate } from '../engine/checks/oracle-paths';
+import { CHECKS } from '../engine/checks';
 
 function settingsOf(monitor: Monitor): Record<string, unknown> {
     try {
@@ -16,20 +15,8 @@ function settingsOf(monitor: Monitor): Record<string, unknown> {
  * saved all the same: a private chain may need its path filled in later.
  */
 export function monitorWarnings(monitor: Monitor): string[] {
-    const warnings: string[] = [];
-    if (monitor.type === 'priceFeederMissCount' && monitor.configuration) {
-        // As the check itself reads it (server/engine/checks/priceFeederMissCount.ts).
-        const path = oracleMissPathTemplate(
-            monitor.configuration.chain,
-            stringSetting(settingsOf(monitor), 'oracle_path')
-        );
-        if (!path) {
-            warnings.push(
-                `No oracle miss-counter path is known for chain ${monitor.configuration.chain} (known: ${Object.keys(ORACLE_MISS_PATHS).join(', ')}): set oracle_path on the monitor, or it will stay in Error`
-            );
-        }
-    }
-    return warnings;
+    if (!monitor.configuration) return [];
+    return CHECKS[monitor.type].saveWarnings?.(settingsOf(monitor), monitor.configuration.chain) ?? [];
 }
 
 /** The monitor answer, with `warnings` beside the spec's fields only when there are any. */

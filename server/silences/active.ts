@@ -1,5 +1,5 @@
 import { gt, isNull, and, or, eq } from 'drizzle-orm';
-import { MONITOR_ROLES, type MonitorType } from '../../common/monitor-types';
+import { MONITOR_CATALOGUE, type MonitorType } from '../../common/monitor-types';
 import type { WindowMutes } from '../../common/silences';
 import type { Db } from '../db/client';
 import { maintenanceWindows, silences } from '../db/schema';
@@ -130,7 +130,7 @@ export class ActiveSilences {
     coverOf(m: Coverable, nowMs: number): Cover | null {
         let best: Cover | null = null;
         // A node's window never holds validator duty: a validator jailed while its node restarts must page.
-        const nodeHealth = m.type !== null && MONITOR_ROLES[m.type as MonitorType] === 'node';
+        const nodeHealth = m.type !== null && MONITOR_CATALOGUE[m.type as MonitorType].role === 'node';
         for (const key of [`m${m.id}`, `s${m.serverId}`, `c${m.configurationId}`]) {
             for (const e of this.byTarget.get(key) ?? []) {
                 if (e.mutes === 'node' && !nodeHealth) continue;

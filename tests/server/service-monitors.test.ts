@@ -82,6 +82,33 @@ describe('deleting a service', () => {
         );
     });
 
+    it("names the monitors of every type that reads REST when the server's last REST service goes", async () => {
+        const s4 = await w.server(w.admin.access, cfg, { name: 'val-4' });
+        const rest = await addService('rest', 'http://10.0.0.6:1317', s4);
+        const valoper = 'cosmosvaloper1qurswpc8qurswpc8qurswpc8qurswpc8k8n0vj';
+        const readers = [];
+        for (const [type, settings] of [
+            ['slashingWindow', { valoper_address: valoper }],
+            ['governanceVote', { valoper_address: valoper }],
+            ['upgradeWatch', {}],
+        ] as const) {
+            const res = await w.call('POST', '/api/monitors', w.admin.access, {
+                name: type,
+                configuration_id: cfg,
+                server_id: s4,
+                type,
+                configuration_object: JSON.stringify(settings),
+            });
+            expect(res.statusCode).toBe(201);
+            readers.push({ id: res.json().id, name: type, type });
+        }
+        const deps = await w.call('GET', `/api/services/${rest.service.id}/dependents`, w.admin.access);
+        expect(deps.json()).toEqual({
+            removed: [{ id: rest.monitors[0].id, name: 'rest', type: 'urlCheck' }],
+            losing_data_source: readers,
+        });
+    });
+
     it('refuses a service of another server as the monitor link', async () => {
         const s3 = await w.server(w.admin.access, cfg, { name: 'val-3' });
         const { service } = await addService('rpc', 'http://10.0.0.5:26657', s3);

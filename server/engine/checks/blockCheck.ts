@@ -1,7 +1,8 @@
 import { createCometClient } from '../../clients/cometbft';
 import { createRestClient } from '../../clients/cosmos-rest';
-import type { Check, Verdict } from '../check';
-import { alertSleepFor, formatDuration, numberSetting, serviceAddress, sleepIntervalFor } from './common';
+import type { Check } from '../check';
+import type { Verdict } from '../verdict';
+import { alertSleepFor, finiteOrNull, formatDuration, numberSetting, serviceAddress, sleepIntervalFor } from './common';
 
 /**
  * blockCheck: is the node making progress? Reads RPC `/status` (or, without an rpc service, REST blocks/latest
@@ -96,6 +97,18 @@ function verdictFor(m: BlockMemory, tolerance: number): Verdict {
 export const blockCheckCheck: Check<BlockMeasurement, BlockMemory> = {
     intervalSeconds: sleepIntervalFor('blockCheck'),
     alertSleepMinutes: alertSleepFor('blockCheck'),
+    readingValue: (reading) => (reading.ok ? finiteOrNull(reading.value.height) : null),
+
+    settle(shared, { target, reading, memory, verdict, prev, next, nowMs }) {
+        // The check's own grace, with a floor: a halt must be told from polls between two blocks.
+        const grace = Math.max(1000, progressGraceMs(memory?.avgBlockMs ?? null));
+        return shared.chainHalts.adjust(target, reading, verdict, grace, prev, next, nowMs);
+    },
+
+    heldText(shared, monitorId) {
+        const waiting = shared.upgradeHolds.waitingAt(monitorId);
+        return waiting && `Waiting at upgrade height ${waiting.height} (plan ${waiting.name})`;
+    },
 
     async read(ctx) {
         const rpc = serviceAddress(ctx, 'rpc');

@@ -1,6 +1,7 @@
 import { defaultSettings, type MonitorType } from '../../../common/monitor-types';
 import type { ServiceType } from '../../../common/service-types';
-import type { CheckContext, Verdict } from '../check';
+import type { CheckContext } from '../check';
+import type { Verdict } from '../verdict';
 
 /** Helpers shared by the check types: settings with catalogue defaults, service lookup, read-failure handling. */
 
@@ -12,6 +13,9 @@ export function numberSetting(type: MonitorType, settings: Record<string, unknow
     const def = defaultSettings(type)[key];
     return typeof def === 'number' ? def : 0;
 }
+
+/** A number fit for a chart: finite, else null. */
+export const finiteOrNull = (n: unknown): number | null => (typeof n === 'number' && Number.isFinite(n) ? n : null);
 
 export function stringSetting(settings: Record<string, unknown>, key: string): string | null {
     const raw = settings[key];

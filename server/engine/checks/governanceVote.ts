@@ -1,6 +1,7 @@
 import { createDutyClient, type GovVersion } from '../../clients/cosmos-duty';
 import { operatorAccount } from '../addresses';
-import type { Check, CheckContext, Verdict } from '../check';
+import type { Check, CheckContext } from '../check';
+import type { Verdict } from '../verdict';
 import {
     alertSleepFor,
     formatDuration,

@@ -1,6 +1,7 @@
 import { fetchNodeExporter, type FilesystemUsage } from '../../clients/node-exporter';
 import { daysUntilFull, PROJECTION_WINDOW_MS } from '../../history/projection';
-import type { Check, Verdict } from '../check';
+import type { Check } from '../check';
+import type { Verdict } from '../verdict';
 import {
     alertSleepFor,
     type HoldState,
@@ -63,6 +64,13 @@ const pct = (n: number) => `${(Math.floor(n * 10) / 10).toFixed(1)}%`;
 export const nodeExporterDiskSpaceCheck: Check<DiskMeasurement, DiskMemory> = {
     intervalSeconds: sleepIntervalFor('nodeExporterDiskSpace', 'check_interval_seconds'),
     alertSleepMinutes: alertSleepFor('nodeExporterDiskSpace'),
+    /** The fullest disk's used %. */
+    readingValue(reading) {
+        if (!reading.ok) return null;
+        const used = reading.value.filesystems.map((f) => f.usedPercent);
+        return used.length ? Math.max(...used) : null;
+    },
+    disks: (reading) => (reading.ok ? reading.value.filesystems : null),
 
     async read(ctx) {
         const url = requireService(ctx, 'node_exporter');

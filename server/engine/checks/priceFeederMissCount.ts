@@ -1,6 +1,8 @@
 import { createRestClient } from '../../clients/cosmos-rest';
-import type { Check, Verdict } from '../check';
+import type { Check } from '../check';
+import type { Verdict } from '../verdict';
 import {
+    finiteOrNull,
     alertSleepFor,
     type HoldState,
     judgedHold,
@@ -38,6 +40,15 @@ const INITIAL: OracleMemory = { readFailures: 0, judged: null, lastCounter: null
 export const priceFeederMissCountCheck: Check<OracleMeasurement, OracleMemory> = {
     intervalSeconds: sleepIntervalFor('priceFeederMissCount'),
     alertSleepMinutes: alertSleepFor('priceFeederMissCount'),
+    readingValue: (reading, memory) => (reading.ok ? finiteOrNull(memory?.rise) : null),
+
+    /** A chain without a known path may need it filled in later: said at save time, not by the first check. */
+    saveWarnings(settings, chain) {
+        if (oracleMissPathTemplate(chain, stringSetting(settings, 'oracle_path'))) return [];
+        return [
+            `No oracle miss-counter path is known for chain ${chain} (known: ${Object.keys(ORACLE_MISS_PATHS).join(', ')}): set oracle_path on the monitor, or it will stay in Error`,
+        ];
+    },
 
     async read(ctx) {
         const template = oracleMissPathTemplate(ctx.chain.name, stringSetting(ctx.monitor.settings, 'oracle_path'));

@@ -1,8 +1,10 @@
 import { type CometClient, createCometClient } from '../../clients/cometbft';
 import { createRestClient, type RestClient, type SlashingParams } from '../../clients/cosmos-rest';
 import { accountPrefix, consensusAddress } from '../addresses';
-import type { Check, CheckContext, Verdict } from '../check';
+import type { Check, CheckContext } from '../check';
+import type { Verdict } from '../verdict';
 import {
+    finiteOrNull,
     alertSleepFor,
     errorText,
     formatTime,
@@ -271,6 +273,8 @@ function count(m: SignMissMemory, r: SignMissMeasurement, nowMs: number): SignMi
 export const signMissCheckCheck: Check<SignMissMeasurement, SignMissMemory> = {
     intervalSeconds: sleepIntervalFor('signMissCheck'),
     alertSleepMinutes: alertSleepFor('signMissCheck'),
+    signingGroup: true,
+    readingValue: (reading, memory) => (reading.ok ? finiteOrNull(memory?.misses) : null),
 
     read,
 

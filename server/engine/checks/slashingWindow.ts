@@ -1,7 +1,9 @@
 import { createRestClient } from '../../clients/cosmos-rest';
 import { accountPrefix, consensusAddress } from '../addresses';
-import type { Check, CheckContext, Verdict } from '../check';
+import type { Check, CheckContext } from '../check';
+import type { Verdict } from '../verdict';
 import {
+    finiteOrNull,
     alertSleepFor,
     errorText,
     formatDuration,
@@ -144,6 +146,9 @@ export function slashingWindowVerdict(
 export const slashingWindowCheck: Check<SlashingWindowMeasurement, SlashingWindowMemory> = {
     intervalSeconds: sleepIntervalFor('slashingWindow'),
     alertSleepMinutes: alertSleepFor('slashingWindow'),
+    signingGroup: true,
+    validatorGauges: (memory) => (memory?.last ? { missed: memory.last.missed, budgetLeft: memory.last.left } : {}),
+    readingValue: (reading) => (reading.ok ? finiteOrNull(reading.value.missed) : null),
 
     read,
 

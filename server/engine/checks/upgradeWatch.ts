@@ -1,11 +1,13 @@
 import { createDutyClient, type UpgradePlan } from '../../clients/cosmos-duty';
-import type { Check, CheckContext, Verdict } from '../check';
+import type { Check, CheckContext } from '../check';
+import type { Verdict } from '../verdict';
 import {
     alertSleepFor,
     formatDuration,
     formatTime,
     type HoldState,
     judgedHold,
+    numberSetting,
     readFailureVerdict,
     requireService,
     sleepIntervalFor,
@@ -85,6 +87,14 @@ function describe(r: UpgradeMeasurement, plan: UpgradePlan, eta: number | null, 
 export const upgradeWatchCheck: Check<UpgradeMeasurement, UpgradeMemory> = {
     intervalSeconds: sleepIntervalFor('upgradeWatch'),
     alertSleepMinutes: alertSleepFor('upgradeWatch'),
+
+    /** The plan it read is what holds the configuration's blockChecks at the upgrade height (upgrade-hold.ts). */
+    settle(shared, { target, reading, memory, next, nowMs }) {
+        if (!reading.ok) return next;
+        const graceMs = numberSetting('upgradeWatch', target.settings, 'grace_minutes') * 60_000;
+        shared.upgradeHolds.setPlan(target.configuration.id, memory?.last?.plan ?? null, graceMs, nowMs);
+        return next;
+    },
 
     read,
 

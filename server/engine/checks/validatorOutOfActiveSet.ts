@@ -1,8 +1,10 @@
 import { createDutyClient } from '../../clients/cosmos-duty';
 import { createRestClient } from '../../clients/cosmos-rest';
 import { accountPrefix, consensusAddress } from '../addresses';
-import type { Check, CheckContext, Verdict } from '../check';
+import type { Check, CheckContext } from '../check';
+import type { Verdict } from '../verdict';
 import {
+    finiteOrNull,
     alertSleepFor,
     formatTime,
     type HoldState,
@@ -130,6 +132,12 @@ export function activeSetVerdict(r: ActiveSetMeasurement, nowMs: number): Verdic
 export const validatorOutOfActiveSetCheck: Check<ActiveSetMeasurement, ActiveSetMemory> = {
     intervalSeconds: sleepIntervalFor('validatorOutOfActiveSet'),
     alertSleepMinutes: alertSleepFor('validatorOutOfActiveSet'),
+    signingGroup: true,
+    validatorGauges(memory) {
+        const rank = memory?.last?.rank;
+        return rank ? { rankMargin: rank.maxValidators - rank.rank } : {};
+    },
+    readingValue: (reading) => (reading.ok ? finiteOrNull(reading.value.rank?.rank) : null),
 
     async read(ctx) {
         const valoper = requireValoper(ctx);

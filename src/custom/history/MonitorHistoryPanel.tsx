@@ -2,11 +2,11 @@ import { Alert, Box, Card, CardContent, CircularProgress, Stack, Typography } fr
 import { useState } from 'react';
 
 import type { Monitor } from '../../../common/entities';
+import { MONITOR_CATALOGUE } from '../../../common/monitor-types';
 import type { HistoryPoint } from '../../providers/history';
 import { errorReason } from '../../ui/format';
 import { ChartFigure } from './ChartFigure';
 import { CsvDownloadLink } from './CsvDownloadLink';
-import { READING_LABELS } from './format';
 import { LazyTimeSeriesChart } from './LazyTimeSeriesChart';
 import { RangePicker } from './RangePicker';
 import { rangeOf } from './ranges';
@@ -56,7 +56,8 @@ export const MonitorHistoryPanel = ({ monitor, incidentSpans }: MonitorHistoryPa
     const words = rangeOf(rangeKey).words;
     const points = history.data?.history.points ?? [];
     const range = history.data?.range;
-    const readingLabel = READING_LABELS[monitor.type] ?? 'Reading';
+    const readingChart = MONITOR_CATALOGUE[monitor.type]?.reading;
+    const readingLabel = readingChart?.label ?? 'Reading';
     const reading = readingSummary(points, words);
     const chartFrame = range && {
         times: points.map((point) => new Date(point.t)),
@@ -135,7 +136,7 @@ export const MonitorHistoryPanel = ({ monitor, incidentSpans }: MonitorHistoryPa
                                 <ChartFigure title={readingLabel} summary={reading}>
                                     <LazyTimeSeriesChart
                                         {...chartFrame}
-                                        yMax={monitor.type === 'nodeExporterDiskSpace' ? 100 : undefined}
+                                        yMax={readingChart?.max}
                                         series={[
                                             {
                                                 label: readingLabel,

@@ -1,5 +1,3 @@
-import type { MonitorType } from '../../../common/monitor-types';
-
 /**
  * The 30-day uptime a monitor or configuration record carries (`uptime_30d`: percent, or null without checks);
  * undefined when the record has no such field. The one place that knows the field, so a change of the API's shape
@@ -44,13 +42,3 @@ export function formatDaysUntilFull(days: number | null | undefined, now = new D
     const whole = Math.floor(days);
     return `Full in ${whole} ${whole === 1 ? 'day' : 'days'}`;
 }
-
-/** What a monitor type's key reading is, for the reading chart's title; null when the type records none. */
-export const READING_LABELS: Partial<Record<MonitorType, string>> = {
-    blockCheck: 'Block height',
-    signMissCheck: 'Missed signatures',
-    priceFeederMissCount: 'Oracle misses',
-    nodeExporterDiskSpace: 'Disk used (%)',
-    validatorOutOfActiveSet: 'Validator rank',
-    slashingWindow: 'Missed blocks in the window',
-};

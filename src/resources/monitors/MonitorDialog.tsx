@@ -1,11 +1,10 @@
 import { BooleanInput, SelectInput, TextInput, useNotify } from 'react-admin';
 
 import type { Monitor } from '../../../common/entities';
-import { MONITOR_TYPE_LABELS, MONITOR_TYPES } from '../../../common/monitor-types';
+import { MONITOR_CATALOGUE, MONITOR_TYPES, needsServer } from '../../../common/monitor-types';
 import { MonitorSettingsInputs } from './MonitorSettingsInputs';
 import {
     type MonitorFormValues,
-    needsServer,
     SERVER_REQUIRED,
     TYPE_REQUIRED,
     toFormErrors,
@@ -36,7 +35,7 @@ const TEXTS = {
     editFailed: 'Failed to update monitor',
 };
 
-const TYPE_CHOICES = MONITOR_TYPES.map((type) => ({ id: type, name: MONITOR_TYPE_LABELS[type] }));
+const TYPE_CHOICES = MONITOR_TYPES.map((type) => ({ id: type, name: MONITOR_CATALOGUE[type].label }));
 
 /** Add/Edit Monitor: type, name, server, enabled flag and the type's settings. */
 export function MonitorDialog({

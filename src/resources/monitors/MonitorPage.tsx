@@ -6,7 +6,7 @@ import { Title, useGetIdentity, useGetOne } from 'react-admin';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
 
 import type { Monitor, User } from '../../../common/entities';
-import { MONITOR_TYPE_LABELS } from '../../../common/monitor-types';
+import { MONITOR_CATALOGUE } from '../../../common/monitor-types';
 import { canAccess } from '../../providers/canAccess';
 import { MonitorHealthChip } from './HealthBadge';
 import { useMonitorDelete } from './useMonitorDelete';
@@ -117,7 +117,7 @@ export const MonitorPage = () => {
                                 Details
                             </Typography>
                             <Stack spacing={1}>
-                                <Detail label="Type">{MONITOR_TYPE_LABELS[monitor.type] ?? monitor.type}</Detail>
+                                <Detail label="Type">{MONITOR_CATALOGUE[monitor.type]?.label ?? monitor.type}</Detail>
                                 <Detail label="Configuration">
                                     {monitor.configuration ? (
                                         <Link component={RouterLink} to={`/configurations/${monitor.configuration.id}`}>

@@ -1,6 +1,6 @@
 import { Box, Stack, Typography } from '@mui/material';
 
-import { defaultSettings, MONITOR_SETTINGS, type MonitorType, type SettingField } from '../../../common/monitor-types';
+import { defaultSettings, MONITOR_CATALOGUE, type MonitorType, type SettingField } from '../../../common/monitor-types';
 
 /** The stored `configuration_object` as an object; an unreadable one is treated as empty. */
 export function parseSettings(configurationObject: string | null | undefined): Record<string, unknown> {
@@ -25,7 +25,7 @@ const display = (value: unknown) =>
  * the catalogue does not know.
  */
 export const MonitorSettings = ({ type, configurationObject }: { type: MonitorType; configurationObject: string }) => {
-    const known: SettingField[] = MONITOR_SETTINGS[type] ?? [];
+    const known: SettingField[] = MONITOR_CATALOGUE[type]?.settings ?? [];
     // What the engine runs with: the stored values over the type's defaults.
     const values = { ...(known.length ? defaultSettings(type) : {}), ...parseSettings(configurationObject) };
     const extra = Object.keys(values).filter((key) => !known.some((field) => field.key === key));

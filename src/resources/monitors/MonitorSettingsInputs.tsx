@@ -2,7 +2,7 @@ import { Typography } from '@mui/material';
 import { NumberInput, TextInput } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 
-import { blockStallText, defaultSettings, MONITOR_SETTINGS, type SettingField } from '../../../common/monitor-types';
+import { blockStallText, defaultSettings, MONITOR_CATALOGUE, type SettingField } from '../../../common/monitor-types';
 import { isDerivedSetting, isMonitorType } from './monitorForm';
 
 const BLOCK_DEFAULTS = defaultSettings('blockCheck');
@@ -35,7 +35,7 @@ export const MonitorSettingsInputs = () => {
             <Typography variant="subtitle2" sx={{ mt: 2, mb: 1 }}>
                 Settings
             </Typography>
-            {MONITOR_SETTINGS[type]
+            {MONITOR_CATALOGUE[type].settings
                 .filter((field) => !isDerivedSetting(type, field.key))
                 .map((field) =>
                     field.kind === 'number' ? (

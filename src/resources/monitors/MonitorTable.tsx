@@ -3,7 +3,7 @@ import { DataTable } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 
 import type { Monitor } from '../../../common/entities';
-import { MONITOR_TYPE_LABELS } from '../../../common/monitor-types';
+import { MONITOR_CATALOGUE } from '../../../common/monitor-types';
 import { Uptime30d } from '../../custom/history/Uptime30d';
 import { ActiveChip } from '../../ui/ActiveChip';
 import { formatDateTime } from '../../ui/format';
@@ -51,7 +51,7 @@ export const MonitorTable = ({
             source="type"
             label="Type"
             disableSort
-            render={(monitor: Monitor) => MONITOR_TYPE_LABELS[monitor.type] ?? monitor.type}
+            render={(monitor: Monitor) => MONITOR_CATALOGUE[monitor.type]?.label ?? monitor.type}
         />
         <DataTable.Col label="Server" render={(monitor: Monitor) => serverName(monitor, servers)} />
         <DataTable.Col

@@ -1,10 +1,10 @@
 import type { Monitor } from '../../../common/entities';
 import {
     defaultSettings,
-    MONITOR_SETTINGS,
+    MONITOR_CATALOGUE,
     MONITOR_TYPES,
     type MonitorType,
-    TYPES_NEEDING_SERVER,
+    needsServer,
 } from '../../../common/monitor-types';
 
 export const TYPE_REQUIRED = 'Please select a type!';
@@ -25,8 +25,6 @@ export interface MonitorFormValues {
 
 export const isMonitorType = (value: unknown): value is MonitorType =>
     typeof value === 'string' && (MONITOR_TYPES as readonly string[]).includes(value);
-
-export const needsServer = (type: MonitorType) => TYPES_NEEDING_SERVER.includes(type);
 
 /** The stored settings of a monitor over its type's defaults; unreadable JSON counts as none. */
 export function storedSettings(type: MonitorType, json: string | null | undefined): Record<string, unknown> {
@@ -59,7 +57,7 @@ export function toMonitorFormValues(record?: Monitor, defaultServerId?: number |
 /** The type's known settings, numbers as numbers; empty values are left out so the API applies its defaults. */
 export function settingsOf(type: MonitorType, values: Record<string, unknown> = {}): Record<string, number | string> {
     const out: Record<string, number | string> = {};
-    for (const field of MONITOR_SETTINGS[type]) {
+    for (const field of MONITOR_CATALOGUE[type].settings) {
         const value = values[field.key];
         if (value === undefined || value === null || String(value).trim() === '') continue;
         if (field.kind === 'number') {
@@ -119,7 +117,7 @@ const TOP_FIELDS = new Set(['name', 'type', 'server_id', 'is_enabled']);
 /** Server field errors placed on the form: setting errors (keyed by setting name) go under that setting. */
 export function toFormErrors(errors: Record<string, string> | undefined, type: MonitorType) {
     if (!errors) return undefined;
-    const settingKeys = new Set(MONITOR_SETTINGS[type].map((field) => field.key));
+    const settingKeys = new Set(MONITOR_CATALOGUE[type].settings.map((field) => field.key));
     const top: Record<string, string> = {};
     const settings: Record<string, string> = {};
     for (const [key, message] of Object.entries(errors)) {

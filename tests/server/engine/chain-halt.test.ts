@@ -1,4 +1,4 @@
-import type { ReadResult } from '../../../server/engine/check';
+import type { ReadResult } from '../../../server/engine/verdict';
 import { ChainHalts, chainPool } from '../../../server/engine/chain-halt';
 import {
     type BlockMeasurement,

@@ -1,4 +1,4 @@
-import type { Verdict } from '../../../server/engine/check';
+import type { Verdict } from '../../../server/engine/verdict';
 import { DutyGroups } from '../../../server/engine/duty-group';
 import type { MonitorTarget } from '../../../server/engine/targets';
 import { type AlertState, INITIAL_ALERT_STATE, transition } from '../../../server/engine/transitions';

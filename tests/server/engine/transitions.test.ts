@@ -1,4 +1,4 @@
-import type { Verdict } from '../../../server/engine/check';
+import type { Verdict } from '../../../server/engine/verdict';
 import type { AlertState } from '../../../server/engine/transitions';
 import {
     formatDuration,

@@ -24,6 +24,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+const VALOPER = 'cosmosvaloper1sjllsnramtg3ewxqwwrwjxfgc4n4ef9u2lcnj0';
+
 const call = (method: 'GET' | 'POST' | 'PUT', url: string, token: string, payload?: object) =>
     t.app.inject({ method, url, headers: auth(token), payload });
 
@@ -144,4 +146,42 @@ describe("the company's minimum check interval", () => {
         });
         expect(acmeFast.statusCode).toBe(201);
     });
+
+    it.each(['slashingWindow', 'governanceVote', 'upgradeWatch'])(
+        'refuses a %s monitor below it too, on create and on save',
+        async (type) => {
+            const slow = await seedCompany(t.app, `Slow ${type}`);
+            await t.app.ctx.db.update(companies).set({ minIntervalSeconds: 600 }).where(eq(companies.id, slow));
+            await seedUser(t.app, { username: `slow-${type}`, companyId: slow, isAdmin: true });
+            const tokens = await login(t.app, `slow-${type}`);
+            const node = await seedNode(t.app, {
+                companyId: slow,
+                services: [],
+                monitor: { type: 'urlCheck', settings: { address: 'http://127.0.0.1:9/' } },
+            });
+            const body = (sleep: number) => ({
+                name: `${type} of validator-1`,
+                type,
+                is_enabled: true,
+                configuration_id: node.configurationId,
+                server_id: node.serverId,
+                configuration_object: JSON.stringify({
+                    ...(type === 'upgradeWatch' ? {} : { valoper_address: VALOPER }),
+                    sleep_duration_seconds: sleep,
+                }),
+            });
+            const refused = {
+                sleep_duration_seconds:
+                    "Sleep Duration (seconds) must be at least 600: this company's minimum check interval is 600 seconds",
+            };
+            const tooFast = await call('POST', '/api/monitors', tokens.access, body(60));
+            expect(tooFast.statusCode).toBe(400);
+            expect(tooFast.json().errors).toEqual(refused);
+            const created = await call('POST', '/api/monitors', tokens.access, body(600));
+            expect(created.statusCode).toBe(201);
+            const saved = await call('PUT', `/api/monitors/${created.json().id}`, tokens.access, body(599));
+            expect(saved.statusCode).toBe(400);
+            expect(saved.json().errors).toEqual(refused);
+        }
+    );
 });

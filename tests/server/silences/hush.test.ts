@@ -1,4 +1,4 @@
-import type { Verdict } from '../../../server/engine/check';
+import type { Verdict } from '../../../server/engine/verdict';
 import { type AlertState, INITIAL_ALERT_STATE, transition } from '../../../server/engine/transitions';
 import type { Cover } from '../../../server/silences/active';
 import { hush } from '../../../server/silences/hush';

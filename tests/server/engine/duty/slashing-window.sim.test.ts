@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { monitors } from '../../../../server/db/schema';
 import { type ChainSim, startChainSim } from '../../../../tools/chain-sim';
 import { type FakeTelegram, startFakeTelegram } from '../../../support/fake-telegram';
-import { createTestApp, seedCompany, type TestApp } from '../../helpers';
+import { auth, createTestApp, login, seedCompany, seedUser, type TestApp } from '../../helpers';
 import { seedNode, waitFor } from '../../seed';
 
 /** The jail budget end to end: engine, outbox and a fake Telegram against the simulator. */
@@ -49,6 +49,13 @@ it('the budget crossing 25 % then 50 %: Warning, then Error with one alert namin
     });
     expect(warned.lastError).toMatch(/missed 300 of 950 blocks allowed .*; 650 left; /);
     expect(telegram.sent).toHaveLength(0);
+    // The monitor's history charts the missed blocks in the window, as the catalogue's reading names them.
+    await seedUser(t.app, { username: 'budget-admin', companyId, isAdmin: true });
+    const { access } = await login(t.app, 'budget-admin');
+    await waitFor('the reading in the monitor history', async () => {
+        const res = await t.app.inject({ url: `/api/monitors/${monitorId}/checks`, headers: auth(access) });
+        return res.json().results.some((c: { value: number | null }) => c.value === 300);
+    });
 
     sim.control.setMissedCounter(470);
     sim.control.missSignatures({ mode: 'absent' });
