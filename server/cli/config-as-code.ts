@@ -11,7 +11,7 @@ import { openDatabase } from '../db/client';
 import type { Db } from '../db/client';
 import { companies } from '../db/schema';
 import { ApiError } from '../errors';
-import { refusedForCompany } from '../routes/fields';
+import { refusedForCompany } from '../validation/fields';
 
 /** The company a command works on: the one named by --company, or the only one there is. */
 async function pickCompany(db: Db, name: string | undefined): Promise<{ id: number; name: string }> {

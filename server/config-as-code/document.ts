@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { MONITOR_TYPES, needsServer, parseMonitorSettings } from '../../common/monitor-types';
+import { MONITOR_TYPES, needsServer } from '../../common/monitor-types';
 import { SERVICE_TYPES } from '../../common/service-types';
-import { chainEndpointsField, nameField, refusedTarget, targetAddress } from '../routes/fields';
+import { chainEndpointsField, nameField, targetAddress } from '../validation/fields';
+import { checkSettings } from '../validation/monitor';
 
 /**
  * The configuration-as-code document, version 1 (README "Configuration as code"): a company's configurations with
@@ -142,13 +143,11 @@ function unique(items: { name: string }[], at: string, errors: Record<string, st
 
 /** The type's own settings rules, the same the API applies; the settings come back normalised (defaults filled). */
 function checkMonitor(m: MonitorDoc, at: string, errors: Record<string, string>): void {
-    const parsed = parseMonitorSettings(m.type, JSON.stringify(m.settings));
-    if (!parsed.ok) {
-        for (const [field, message] of Object.entries(parsed.errors))
+    const checked = checkSettings(m.type, JSON.stringify(m.settings));
+    if (!checked.ok) {
+        for (const [field, message] of Object.entries(checked.errors))
             errors[field === 'configuration_object' ? `${at}.settings` : `${at}.settings.${field}`] ??= message;
         return;
     }
-    m.settings = parsed.settings;
-    const refused = typeof m.settings.address === 'string' ? refusedTarget(m.settings.address) : null;
-    if (refused) errors[`${at}.settings.address`] ??= refused;
+    m.settings = checked.settings;
 }

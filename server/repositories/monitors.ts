@@ -1,18 +1,11 @@
 import { and, asc, count, eq, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Monitor } from '../../common/entities';
-import {
-    MONITOR_CATALOGUE,
-    MONITOR_TYPES,
-    type MonitorType,
-    needsServer,
-    parseMonitorSettings,
-} from '../../common/monitor-types';
+import { MONITOR_TYPES, type MonitorType } from '../../common/monitor-types';
 import type { Db } from '../db/client';
-import { companies, configurations, monitors, servers, services } from '../db/schema';
+import { configurations, monitors, servers } from '../db/schema';
 import type { MonitorRow } from '../db/schema';
-import { badRequest, notFound } from '../errors';
+import { notFound } from '../errors';
 import { boolFilter, choiceFilter, idFilter, type ListPlan, type ListSpec, paged, textFilter } from './list-query';
-import { refusedTarget } from '../routes/fields';
 import { inScope, type Scope } from './scope';
 
 export interface MonitorBody {
@@ -26,6 +19,13 @@ export interface MonitorBody {
     service_id?: number | null;
     /** The encrypted URL when the settings' `address` (then masked) holds a password; see auth/url-credentials. */
     address_secret?: string | null;
+}
+
+/** A monitor body that passed every rule (validation/monitor.ts): the rows it names and its normalised settings JSON. */
+export interface CheckedMonitor {
+    configuration: { id: number; name: string; companyId: number };
+    server: { id: number; name: string } | null;
+    settings: string;
 }
 
 /** Only what toMonitor reads: created_at and updated_at would be decoded into Dates for every row and dropped. */
@@ -176,69 +176,6 @@ export async function getMonitor(db: Db, scope: Scope, id: number): Promise<Moni
     return toMonitor(await findMonitor(db, scope, id));
 }
 
-/**
- * Checks a body against the type's settings and the caller's rows: the configuration must be visible, the server
- * (required for types that read a service) must belong to that configuration. Returns the normalised settings JSON.
- */
-async function checkBody(db: Db, scope: Scope, body: MonitorBody) {
-    const errors: Record<string, string> = {};
-    const parsed = parseMonitorSettings(body.type, body.configuration_object);
-    if (!parsed.ok) Object.assign(errors, parsed.errors);
-    const address = parsed.ok ? parsed.settings.address : undefined;
-    const refused = typeof address === 'string' ? refusedTarget(address) : null;
-    if (refused) errors.address = refused;
-    if (body.server_id === null && needsServer(body.type)) errors.server_id = 'Please select a server!';
-    const [configuration] = await db
-        .select({
-            id: configurations.id,
-            name: configurations.name,
-            companyId: configurations.companyId,
-            minIntervalSeconds: companies.minIntervalSeconds,
-        })
-        .from(configurations)
-        .innerJoin(companies, eq(companies.id, configurations.companyId))
-        .where(and(eq(configurations.id, body.configuration_id), inScope(configurations.companyId, scope)));
-    if (!configuration) errors.configuration_id = 'Configuration not found';
-    else if (parsed.ok)
-        Object.assign(errors, belowMinimum(body.type, parsed.settings, configuration.minIntervalSeconds));
-    let server: { id: number; name: string } | null = null;
-    if (body.server_id !== null && configuration) {
-        const [s] = await db
-            .select({ id: servers.id, name: servers.name, configurationId: servers.configurationId })
-            .from(servers)
-            .innerJoin(configurations, eq(configurations.id, servers.configurationId))
-            .where(and(eq(servers.id, body.server_id), inScope(configurations.companyId, scope)));
-        if (!s) errors.server_id = 'Server not found';
-        else if (s.configurationId !== configuration.id)
-            errors.server_id = 'The server must belong to the same configuration';
-        else server = { id: s.id, name: s.name };
-    }
-    if (body.service_id != null) {
-        const [svc] = await db
-            .select({ serverId: services.serverId })
-            .from(services)
-            .where(eq(services.id, body.service_id));
-        if (!svc || server === null || svc.serverId !== server.id)
-            errors.service_id = "The service must belong to the monitor's server";
-    }
-    if (Object.keys(errors).length > 0 || !configuration || !parsed.ok) throw badRequest(errors);
-    return { configuration, server, settings: JSON.stringify(parsed.settings) };
-}
-
-/**
- * The company's minimum check interval (the company's engine quota): a monitor set to run more often is refused, naming
- * the minimum, rather than saved with an interval the engine would not keep.
- */
-function belowMinimum(type: MonitorType, settings: Record<string, unknown>, minSeconds: number) {
-    const { intervalSetting: key, settings: fields } = MONITOR_CATALOGUE[type];
-    const value = key === undefined ? undefined : settings[key];
-    if (key === undefined || typeof value !== 'number' || value >= minSeconds) return {};
-    const label = fields.find((f) => f.key === key)?.label ?? key;
-    return {
-        [key]: `${label} must be at least ${minSeconds}: this company's minimum check interval is ${minSeconds} seconds`,
-    };
-}
-
 /** A written monitor and the company it belongs to (for the audit entry). */
 type Written = { monitor: Monitor; companyId: number };
 
@@ -248,8 +185,7 @@ async function written(db: Db, id: number): Promise<Written> {
 }
 
 /** New monitors start healthy and unchecked; status, last_error and last_check belong to the engine. */
-export async function createMonitor(db: Db, scope: Scope, body: MonitorBody): Promise<Written> {
-    const checked = await checkBody(db, scope, body);
+export async function createMonitor(db: Db, body: MonitorBody, checked: CheckedMonitor): Promise<Written> {
     const [row] = await db
         .insert(monitors)
         .values({
@@ -267,10 +203,14 @@ export async function createMonitor(db: Db, scope: Scope, body: MonitorBody): Pr
     return written(db, row.id);
 }
 
-export async function updateMonitor(db: Db, scope: Scope, id: number, body: MonitorBody): Promise<Written> {
+export async function updateMonitor(
+    db: Db,
+    scope: Scope,
+    id: number,
+    body: MonitorBody,
+    checked: CheckedMonitor
+): Promise<Written> {
     await findMonitor(db, scope, id);
-    // The link to the service a monitor was created with is set on create only; an edit keeps it.
-    const checked = await checkBody(db, scope, { ...body, service_id: null });
     await db
         .update(monitors)
         .set({

@@ -5,10 +5,10 @@ import { z } from 'zod';
 import { hashApiToken, newApiToken } from '../auth/api-tokens';
 import { apiTokens, users } from '../db/schema';
 import { forbidden, notFound } from '../errors';
-import { nameField } from './fields';
+import { nameField } from '../validation/fields';
 import { mutate } from './mutate';
 import { answers, timestamp } from './responses/answers';
-import { idParams } from './schemas';
+import { idParams } from '../validation/schemas';
 
 const SCOPES = ['read', 'write'] as const;
 /** A token as listed: never its secret. */

@@ -19,7 +19,7 @@ import { type Change, mutate } from './mutate';
 import { endCompanySessions } from '../services/sessions';
 import { answers } from './responses/answers';
 import { company } from './responses/entities';
-import { idParams, readOnlyFields, stripReadOnly } from './schemas';
+import { idParams, readOnlyFields, stripReadOnly } from '../validation/schemas';
 
 /** Private ranges the company's checks may reach (security item 1): CIDR strings, deduplicated. */
 const allowedNetworksField = z

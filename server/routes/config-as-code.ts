@@ -11,7 +11,7 @@ import { companies } from '../db/schema';
 import { badRequest } from '../errors';
 import { targetCompany } from '../repositories/scope';
 import type { Db } from '../db/client';
-import { optionalRefId, refusedForCompany } from './fields';
+import { optionalRefId, refusedForCompany } from '../validation/fields';
 import { eq } from 'drizzle-orm';
 import { answers } from './responses/answers';
 import { configDocument, importPlan } from './responses/config-as-code';

@@ -27,12 +27,19 @@ import { markSilenced } from '../silences/mark';
 import { inScope, targetCompany } from '../repositories/scope';
 import { listServers } from '../repositories/servers';
 import { validatorCard } from '../repositories/validator-card';
-import { assertEndpointsAllowed, chainEndpointsField, enabledFlag, nameField, optionalRefId, refId } from './fields';
+import {
+    assertEndpointsAllowed,
+    chainEndpointsField,
+    enabledFlag,
+    nameField,
+    optionalRefId,
+    refId,
+} from '../validation/fields';
 import { type Change, mutate, sentence } from './mutate';
 import { answers } from './responses/answers';
 import { channelLink, configuration, monitor, server } from './responses/entities';
 import { validatorCard as validatorCardAnswer } from './responses/validator-card';
-import { idParams, readOnlyFields } from './schemas';
+import { idParams, readOnlyFields } from '../validation/schemas';
 
 const configurationBody = z.strictObject({
     name: nameField(),
@@ -152,7 +159,12 @@ export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
         async (req, reply) => {
             const companyId = await targetCompany(db, req.actor, req.body.company_id);
             const created = await mutate(app, req, async (tx) => {
-                await assertEndpointsAllowed(app.ctx, tx, companyId, req.body.chain_endpoints);
+                await assertEndpointsAllowed(
+                    app.ctx.config.allowPrivateTargets,
+                    tx,
+                    companyId,
+                    req.body.chain_endpoints
+                );
                 const c = await createConfiguration(tx, companyId, fields(req.body));
                 return { result: c, change: change(req, c, 'CONFIGURATION_CREATED', 'created') };
             });
@@ -169,7 +181,12 @@ export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
             mutate(app, req, async (tx) => {
                 // Inside the transaction: a refused endpoint undoes the write (the company is known only after it).
                 const c = await updateConfiguration(tx, scope(req), req.params.id, fields(req.body));
-                await assertEndpointsAllowed(app.ctx, tx, c.company_id, req.body.chain_endpoints);
+                await assertEndpointsAllowed(
+                    app.ctx.config.allowPrivateTargets,
+                    tx,
+                    c.company_id,
+                    req.body.chain_endpoints
+                );
                 return { result: c, change: change(req, c, 'CONFIGURATION_UPDATED', 'updated') };
             })
     );

@@ -16,7 +16,7 @@ import {
     monitorHistory as historyAnswer,
     uptimeAnswer,
 } from './responses/history';
-import { idParams } from './schemas';
+import { idParams } from '../validation/schemas';
 
 const DAY_MS = 86_400_000;
 /** A chart asks for at most this many points; a smaller step over a long range is refused. */

@@ -9,7 +9,7 @@ import { findServer } from '../repositories/servers';
 import { z } from 'zod';
 import { answers } from './responses/answers';
 import { serverMetrics } from './responses/entities';
-import { idParams } from './schemas';
+import { idParams } from '../validation/schemas';
 
 /** The fullest disk among the caller's servers, from the disk monitors' latest readings; null before any. */
 const storage = z.object({

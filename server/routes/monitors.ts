@@ -2,7 +2,6 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Monitor } from '../../common/entities';
-import { MONITOR_TYPES } from '../../common/monitor-types';
 import { companyScope } from '../auth/actor';
 import { sealAddress } from '../auth/url-credentials';
 import { requireWriter } from '../auth/guard';
@@ -25,52 +24,11 @@ import { listQuerySchema, planList, sendRange, toListQuery } from '../repositori
 import { withUptime } from '../history/uptime-lists';
 import { withWarnings } from '../services/monitor-warnings';
 import { markSilenced } from '../silences/mark';
-import { assertTargetAllowed, enabledFlag, nameField, optionalRefId, refId } from './fields';
 import { type Change, mutate, sentence } from './mutate';
 import { answers } from './responses/answers';
 import { monitor, monitorWritten } from './responses/entities';
-import { idParams, readOnlyFields } from './schemas';
-
-/** The URL a monitor requests itself (urlCheck's `address`), from its saved settings. */
-function settingsAddress(monitor: Monitor): unknown {
-    try {
-        return (JSON.parse(monitor.configuration_object ?? '{}') as { address?: unknown }).address;
-    } catch {
-        return undefined;
-    }
-}
-
-/**
- * status, last_error and last_check belong to the engine: a client echoing a monitor it read may send them back,
- * and they are ignored, never stored.
- */
-const monitorBody = z.strictObject({
-    name: nameField(),
-    is_enabled: enabledFlag,
-    configuration_id: refId('Please select a configuration'),
-    server_id: optionalRefId('Please select a server!'),
-    type: z.enum(MONITOR_TYPES, { error: 'Please select a type!' }),
-    // A JSON string per the spec; an object is accepted too and stored as text.
-    configuration_object: z.preprocess(
-        (v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : v),
-        z
-            .string({ error: 'configuration_object must be a JSON string' })
-            .max(16_384, 'configuration_object is too long')
-            .nullable()
-            .optional()
-    ),
-    service_id: optionalRefId('Service not found').optional(),
-    // Echoed back by clients from what they read; ignored.
-    server: z.unknown().optional(),
-    configuration: z.unknown().optional(),
-    status: z.unknown().optional(),
-    last_error: z.unknown().optional(),
-    last_check: z.unknown().optional(),
-    // Read from lists and the detail (history), never stored.
-    uptime_30d: z.unknown().optional(),
-    ...readOnlyFields,
-});
-type MonitorInput = z.infer<typeof monitorBody>;
+import { idParams } from '../validation/schemas';
+import { checkMonitor, type MonitorInput, monitorBody } from '../validation/monitor';
 
 /**
  * The settings to store: a password in urlCheck's `address` is encrypted into `address_secret` and masked in
@@ -117,6 +75,7 @@ const change = (req: FastifyRequest, m: Monitor, companyId: number, event: Chang
 export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
     const db = app.ctx.db;
     const key = app.ctx.keys.secretsAtRest;
+    const allowPrivate = app.ctx.config.allowPrivateTargets;
     const scope = (req: FastifyRequest) => companyScope(req.actor);
     const writer = { onRequest: requireWriter };
 
@@ -167,9 +126,8 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
         { ...writer, schema: { body: monitorBody, response: answers({ 201: monitorWritten }, 400, 401, 403) } },
         async (req, reply) => {
             const created = await mutate(app, req, async (tx) => {
-                const w = await createMonitor(tx, scope(req), sealSettings(key, fields(req.body), null));
-                // Inside the transaction: a refused address undoes the write.
-                await assertTargetAllowed(app.ctx, tx, w.companyId, 'address', settingsAddress(w.monitor));
+                const body = sealSettings(key, fields(req.body), null);
+                const w = await createMonitor(tx, body, await checkMonitor(tx, scope(req), body, allowPrivate));
                 return {
                     result: w.monitor,
                     change: change(req, w.monitor, w.companyId, 'MONITOR_CREATED', 'created'),
@@ -187,8 +145,9 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
                 await mutate(app, req, async (tx) => {
                     await getMonitor(tx, scope(req), req.params.id);
                     const body = sealSettings(key, fields(req.body), await monitorSecret(tx, req.params.id));
-                    const w = await updateMonitor(tx, scope(req), req.params.id, body);
-                    await assertTargetAllowed(app.ctx, tx, w.companyId, 'address', settingsAddress(w.monitor));
+                    // The link to the service a monitor was created with is set on create only; an edit keeps it.
+                    const checked = await checkMonitor(tx, scope(req), { ...body, service_id: null }, allowPrivate);
+                    const w = await updateMonitor(tx, scope(req), req.params.id, body, checked);
                     return {
                         result: w.monitor,
                         change: change(req, w.monitor, w.companyId, 'MONITOR_UPDATED', 'updated'),

@@ -20,11 +20,11 @@ import {
 import { channelDeliveries } from '../repositories/channel-delivery';
 import { inScope, targetCompany } from '../repositories/scope';
 import { testChannel } from '../services/channel-test';
-import { enabledFlag, nameField, optionalRefId } from './fields';
+import { enabledFlag, nameField, optionalRefId } from '../validation/fields';
 import { type Change, mutate, sentence } from './mutate';
 import { answers, apiError } from './responses/answers';
 import { channel } from './responses/entities';
-import { idParams, readOnlyFields } from './schemas';
+import { idParams, readOnlyFields } from '../validation/schemas';
 
 /** A test's refusal: the destination's own text, `retry_after` when it asked to wait, or the field errors. */
 const testRefused = apiError.extend({ retry_after: z.number().optional() });

@@ -21,11 +21,11 @@ import {
 } from '../repositories/servers';
 import { inScope } from '../repositories/scope';
 import { listServerServices } from '../repositories/services';
-import { enabledFlag, nameField, refId, targetAddress } from './fields';
+import { enabledFlag, nameField, refId, targetAddress } from '../validation/fields';
 import { type Change, mutate, sentence } from './mutate';
 import { answers } from './responses/answers';
 import { monitor, server, service } from './responses/entities';
-import { idParams, readOnlyFields } from './schemas';
+import { idParams, readOnlyFields } from '../validation/schemas';
 
 const serverBody = z.strictObject({
     name: nameField(),

@@ -18,11 +18,11 @@ import {
     updateService,
     visibleServer,
 } from '../repositories/services';
-import { assertTargetAllowed, enabledFlag, nameField, refId, targetAddress } from './fields';
+import { assertTargetAllowed, enabledFlag, nameField, refId, targetAddress } from '../validation/fields';
 import { type Change, mutate, sentence } from './mutate';
 import { answers, apiError } from './responses/answers';
 import { service } from './responses/entities';
-import { idParams, readOnlyFields } from './schemas';
+import { idParams, readOnlyFields } from '../validation/schemas';
 
 /** Service tests a user may run a minute. */
 export const TESTS_PER_MINUTE = 10;
@@ -83,7 +83,13 @@ export const serviceRoutes: FastifyPluginAsyncZod = async (app) => {
             const created = await mutate(app, req, async (tx) => {
                 const w = await createService(tx, scope(req), await sealed(tx, req, req.body, null));
                 // Inside the transaction: a refused address undoes the write.
-                await assertTargetAllowed(app.ctx, tx, w.companyId, 'address', req.body.address);
+                await assertTargetAllowed(
+                    app.ctx.config.allowPrivateTargets,
+                    tx,
+                    w.companyId,
+                    'address',
+                    req.body.address
+                );
                 return { result: w.service, change: change(req, w, 'SERVICE_CREATED', 'created') };
             });
             return reply.status(201).send(created);
@@ -103,7 +109,13 @@ export const serviceRoutes: FastifyPluginAsyncZod = async (app) => {
                     req.params.id,
                     await sealed(tx, req, req.body, req.params.id)
                 );
-                await assertTargetAllowed(app.ctx, tx, w.companyId, 'address', req.body.address);
+                await assertTargetAllowed(
+                    app.ctx.config.allowPrivateTargets,
+                    tx,
+                    w.companyId,
+                    'address',
+                    req.body.address
+                );
                 return { result: w.service, change: change(req, w, 'SERVICE_UPDATED', 'updated') };
             })
     );

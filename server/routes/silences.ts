@@ -9,7 +9,7 @@ import type { By } from '../silences/write';
 import { z } from 'zod';
 import { answers } from './responses/answers';
 import { maintenanceWindow, silence } from './responses/silences';
-import { idParams } from './schemas';
+import { idParams } from '../validation/schemas';
 
 const by = (req: FastifyRequest): By => ({ name: req.actor.username, userId: req.actor.id, ip: req.ip });
 

@@ -20,7 +20,7 @@ import { incidentUpdateBody, listIncidentUpdates, postIncidentUpdate } from '../
 import { mutate, sentence } from './mutate';
 import { answers, noContent } from './responses/answers';
 import { incidentUpdate, publicStatusAnswer, statusPage, subscriber } from './responses/status-pages';
-import { idParams } from './schemas';
+import { idParams } from '../validation/schemas';
 
 const subscriberParams = z.object({
     id: z.coerce.number({ error: 'id must be a number' }).int().positive().max(2_147_483_647),

@@ -10,7 +10,7 @@ import { endSessions } from '../services/sessions';
 import { type Change, mutate } from './mutate';
 import { answers } from './responses/answers';
 import { user } from './responses/entities';
-import { idParams, optionalText, readOnlyFields, stripReadOnly } from './schemas';
+import { idParams, optionalText, readOnlyFields, stripReadOnly } from '../validation/schemas';
 
 const userBody = z.strictObject({
     username: z

@@ -47,13 +47,3 @@ export function oneTarget(
     const errors = Object.fromEntries((given.length ? given : [fields[0] ?? 'monitor_id']).map((f) => [f, message]));
     throw badRequest(errors, message);
 }
-
-/** Zod's issues of a failed parse, keyed by field as every 400 of the API is. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
-    const errors: Record<string, string> = {};
-    for (const issue of error.issues) {
-        const field = issue.code === 'unrecognized_keys' ? (issue.keys[0] ?? 'body') : String(issue.path[0] ?? 'body');
-        errors[field] ??= issue.code === 'unrecognized_keys' ? `Unknown field ${field}` : issue.message;
-    }
-    return errors;
-}

@@ -7,7 +7,8 @@ import { configurations, monitors, servers, silences } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { utc } from '../../common/duration';
 import { inScope, type Scope } from '../repositories/scope';
-import { fieldErrors, HORIZON_MS, instant, oneTarget, reasonField, targetRefs } from './fields';
+import { HORIZON_MS, instant, oneTarget, reasonField, targetRefs } from './fields';
+import { fieldErrors } from '../validation/schemas';
 import { describeTarget, findTarget } from './targets';
 import { auditedWrite, type By, byOf } from './write';
 

@@ -8,8 +8,8 @@ import type { Db } from '../db/client';
 import { configurations, monitors, type StatusPageRow, statusPageMonitors, statusPages } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { inScope, type Scope, targetCompany } from '../repositories/scope';
-import { readOnlyFields } from '../routes/schemas';
-import { fieldErrors } from '../silences/fields';
+import { readOnlyFields } from '../validation/schemas';
+import { fieldErrors } from '../validation/schemas';
 
 const TITLE_MAX = 120;
 const DESCRIPTION_MAX = 2000;

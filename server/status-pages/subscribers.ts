@@ -15,7 +15,7 @@ import {
 import { badRequest, notFound } from '../errors';
 import { validateChannelSettings } from '../notify/channels';
 import { utc } from '../../common/duration';
-import { fieldErrors } from '../silences/fields';
+import { fieldErrors } from '../validation/schemas';
 
 /**
  * Visitors subscribed to a page's incidents and maintenance. An email subscription is confirmed through a link

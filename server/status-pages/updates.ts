@@ -6,7 +6,7 @@ import { type IncidentUpdateRow, incidentUpdates } from '../db/schema';
 import { badRequest } from '../errors';
 import { findIncident } from '../incidents/read';
 import type { Scope } from '../repositories/scope';
-import { fieldErrors } from '../silences/fields';
+import { fieldErrors } from '../validation/schemas';
 import { noticeSubscribers } from './subscribers';
 
 const TEXT_MAX = 2000;

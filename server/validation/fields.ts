@@ -9,7 +9,6 @@ import {
     refusedHostName,
 } from '../clients/address-guard';
 import { eq } from 'drizzle-orm';
-import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { companies } from '../db/schema';
 import { badRequest } from '../errors';
@@ -84,14 +83,14 @@ export async function refusedForCompany(
 
 /** Throws a 400 naming `field` when `address` is outside the company's allowed networks. */
 export async function assertTargetAllowed(
-    ctx: AppContext,
+    allowPrivate: boolean,
     db: Db,
     companyId: number,
     field: string,
     address: unknown
 ): Promise<void> {
     if (typeof address !== 'string') return;
-    const why = await refusedForCompany(ctx.config.allowPrivateTargets, db, companyId, address);
+    const why = await refusedForCompany(allowPrivate, db, companyId, address);
     if (why) throw badRequest({ [field]: why });
 }
 
@@ -145,13 +144,13 @@ function endpointRefusal(address: string): string | null {
 
 /** Each endpoint judged against the company's allowed networks, as a service address is. */
 export async function assertEndpointsAllowed(
-    ctx: AppContext,
+    allowPrivate: boolean,
     db: Db,
     companyId: number,
     endpoints: readonly ChainEndpoint[] | undefined
 ): Promise<void> {
     for (const [i, e] of (endpoints ?? []).entries()) {
-        const why = await refusedForCompany(ctx.config.allowPrivateTargets, db, companyId, e.address);
+        const why = await refusedForCompany(allowPrivate, db, companyId, e.address);
         if (why) throw badRequest({ chain_endpoints: `chain_endpoints[${i}]: ${why}` });
     }
 }

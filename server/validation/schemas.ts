@@ -26,3 +26,13 @@ export function stripReadOnly<T extends Record<string, unknown>>(body: T): Omit<
 /** An empty string from a form means "not filled in". */
 export const optionalText = (schema: z.ZodString) =>
     z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
+
+/** Zod's issues of a failed parse, keyed by field as every 400 of the API is. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+    const errors: Record<string, string> = {};
+    for (const issue of error.issues) {
+        const field = issue.code === 'unrecognized_keys' ? (issue.keys[0] ?? 'body') : String(issue.path[0] ?? 'body');
+        errors[field] ??= issue.code === 'unrecognized_keys' ? `Unknown field ${field}` : issue.message;
+    }
+    return errors;
+}
