@@ -58,6 +58,10 @@ export interface SettingField {
     /** A number setting that may have decimals (a percentage); the others are whole numbers. */
     decimals?: boolean;
     helperText?: string;
+    /** Filled in from the monitor's own name, so the form shows no field for it (urlCheck's `name`, docs/spec.md §9). */
+    fromMonitorName?: boolean;
+    /** A line the form shows under the helper text, from the type's settings as they stand; null for none. */
+    hint?: (settings: Record<string, unknown>) => string | null;
 }
 
 const num = (
@@ -102,6 +106,13 @@ const valoper = text(
 
 const SLEEP = 'sleep_duration_seconds';
 
+/** blockCheck's tolerance counts polls, not blocks: the form says what stall time it amounts to. */
+function blockStallHint(settings: Record<string, unknown>): string | null {
+    const polls = Number(settings.miss_tolerance);
+    const every = Number(settings.sleep_duration_seconds);
+    return polls > 0 && every > 0 ? blockStallText(polls, every) : null;
+}
+
 /** One monitor type: everything the API, the UI and the engine know of it beside its check. */
 export interface MonitorTypeEntry {
     label: string;
@@ -124,7 +135,7 @@ export const MONITOR_CATALOGUE: Record<MonitorType, MonitorTypeEntry> = {
         label: 'URL Check',
         role: 'node',
         settings: [
-            text('name', 'Name', false),
+            { ...text('name', 'Name', false), fromMonitorName: true },
             text('address', 'Address', true, 'The URL to request'),
             num('allowed_attempts', 'Allowed Attempts', 3, 0, 100),
         ],
@@ -133,7 +144,7 @@ export const MONITOR_CATALOGUE: Record<MonitorType, MonitorTypeEntry> = {
     blockCheck: {
         label: 'Block Check',
         role: 'node',
-        settings: [missTolerance(10), missPeriod(30), sleep(10), alertSleep(10)],
+        settings: [{ ...missTolerance(10), hint: blockStallHint }, missPeriod(30), sleep(10), alertSleep(10)],
         reads: ['rpc', 'rest'],
         intervalSetting: SLEEP,
         reading: { label: 'Block height' },

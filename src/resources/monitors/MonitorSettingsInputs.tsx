@@ -2,31 +2,24 @@ import { Typography } from '@mui/material';
 import { NumberInput, TextInput } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 
-import { blockStallText, defaultSettings, MONITOR_CATALOGUE, type SettingField } from '../../../common/monitor-types';
+import { defaultSettings, MONITOR_CATALOGUE, type SettingField } from '../../../common/monitor-types';
 import { isDerivedSetting, isMonitorType } from './monitorForm';
 
-const BLOCK_DEFAULTS = defaultSettings('blockCheck');
-
-/** The chosen type's settings (docs/spec.md §3): defaults, helper texts and bounds from the shared catalogue. */
+/** The chosen type's settings (docs/spec.md §3): defaults, helper texts, hints and bounds from the shared catalogue. */
 export const MonitorSettingsInputs = () => {
     const type = useWatch({ name: 'type' });
-    const tolerance = useWatch({ name: 'settings.blockCheck.miss_tolerance' });
-    const sleep = useWatch({ name: 'settings.blockCheck.sleep_duration_seconds' });
+    const watched: Record<string, unknown> | undefined = useWatch({ name: `settings.${type}` });
     if (!isMonitorType(type)) return null;
-    /** blockCheck's tolerance counts polls, not blocks: the form says so and what stall time it amounts to. */
+    // Until the inputs register their defaults, the watched values are still unset.
+    const set = Object.entries(watched ?? {}).filter(([, value]) => value !== undefined && value !== null);
+    const values = { ...defaultSettings(type), ...Object.fromEntries(set) };
     const helperText = (field: SettingField) => {
-        // Until the inputs register their defaults, the watched values are still unset.
-        const polls = Number(tolerance ?? BLOCK_DEFAULTS.miss_tolerance);
-        const every = Number(sleep ?? BLOCK_DEFAULTS.sleep_duration_seconds);
-        const stall =
-            type === 'blockCheck' && field.key === 'miss_tolerance' && polls > 0 && every > 0
-                ? blockStallText(polls, every)
-                : null;
-        if (!stall) return field.helperText ?? false;
+        const hint = field.hint?.(values) ?? null;
+        if (!hint) return field.helperText ?? false;
         return (
             <>
                 <span>{field.helperText}</span>
-                <span style={{ display: 'block' }}>{stall}</span>
+                <span style={{ display: 'block' }}>{hint}</span>
             </>
         );
     };
@@ -36,7 +29,7 @@ export const MonitorSettingsInputs = () => {
                 Settings
             </Typography>
             {MONITOR_CATALOGUE[type].settings
-                .filter((field) => !isDerivedSetting(type, field.key))
+                .filter((field) => !isDerivedSetting(field))
                 .map((field) =>
                     field.kind === 'number' ? (
                         <NumberInput

@@ -5,6 +5,7 @@ import {
     MONITOR_TYPES,
     type MonitorType,
     needsServer,
+    type SettingField,
 } from '../../../common/monitor-types';
 
 export const TYPE_REQUIRED = 'Please select a type!';
@@ -74,7 +75,7 @@ export function settingsOf(type: MonitorType, values: Record<string, unknown> = 
  * Settings the dialog does not show: a URL check's own `name` is the monitor's name (as for the URL check a
  * service creates, docs/spec.md §9), so the dialog has one Name field only.
  */
-export const isDerivedSetting = (type: MonitorType, key: string) => type === 'urlCheck' && key === 'name';
+export const isDerivedSetting = (field: SettingField) => field.fromMonitorName === true;
 
 /**
  * The monitor name is marked required, but an empty name is only reported once the type (and, where needed,
@@ -100,7 +101,8 @@ export function toMonitorBody(values: MonitorFormValues & { type: MonitorType },
     const serverId = values.server_id === '' || values.server_id === undefined ? null : values.server_id;
     const name = values.name.trim();
     const settings = { ...values.settings[values.type] };
-    if (values.type === 'urlCheck') settings.name = name;
+    for (const field of MONITOR_CATALOGUE[values.type].settings)
+        if (isDerivedSetting(field)) settings[field.key] = name;
     return {
         ...(values.id !== undefined ? { id: values.id } : {}),
         name,
