@@ -5,7 +5,9 @@ import { z } from 'zod';
 import { actorFromClaims, bearer, requireSuperAdmin } from '../auth/guard';
 import { type AccessClaims, verifyAccessToken } from '../auth/tokens';
 import { ApiError } from '../errors';
-import { SocketTickets } from '../logs/tickets';
+import { Redis } from 'ioredis';
+import { redisConnection } from '../db/redis';
+import { SharedSocketTickets, SocketTickets, type TicketBook } from '../logs/tickets';
 import { onRevocation } from '../services/sessions';
 import { answers, timestamp } from './responses/answers';
 
@@ -30,7 +32,14 @@ function sameOrigin(origin: string | undefined, host: string | undefined): boole
  */
 export const logRoutes: FastifyPluginAsyncZod = async (app) => {
     await app.register(websocket, { options: { maxPayload: 4096 } });
-    const tickets = new SocketTickets();
+    const redisUrl = app.ctx.config.redisUrl;
+    const redis = redisUrl ? new Redis(redisConnection(redisUrl)) : null;
+    if (redis) {
+        redis.on('error', (err) => app.log.warn(`Log tickets: ${err.message}`));
+        app.addHook('onClose', async () => redis.disconnect());
+    }
+    // Several web processes share their tickets (the cluster profile); one process keeps them in memory.
+    const tickets: TicketBook = redis ? new SharedSocketTickets(redis) : new SocketTickets();
     const sessions = new WeakMap<FastifyRequest, AccessClaims>();
 
     const ticketSchema = { response: answers({ 200: ticket }, 401, 403) };
@@ -38,7 +47,7 @@ export const logRoutes: FastifyPluginAsyncZod = async (app) => {
         // The guard has accepted this token; its claims tie the socket to this sign-in.
         const claims = await verifyAccessToken(app.ctx.keys.accessToken, bearer(req) ?? '');
         if (!claims) throw new ApiError(401, 'Authentication required');
-        return tickets.issue(claims);
+        return await tickets.issue(claims);
     });
 
     app.get(
@@ -49,7 +58,7 @@ export const logRoutes: FastifyPluginAsyncZod = async (app) => {
             preValidation: async (req) => {
                 if (!sameOrigin(req.headers.origin, req.headers.host))
                     throw new ApiError(403, 'Cross-origin log socket refused');
-                const claims = tickets.redeem((req.query as { ticket?: string }).ticket);
+                const claims = await tickets.redeem((req.query as { ticket?: string }).ticket);
                 const actor = claims ? await actorFromClaims(app, claims) : null;
                 if (!claims || !actor) throw new ApiError(401, 'Authentication required');
                 if (!actor.isSuperAdmin) throw new ApiError(403, 'Only super admins can read the log tail');

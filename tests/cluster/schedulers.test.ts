@@ -41,6 +41,7 @@ let configurationId: number;
 let companyId: number;
 let env: Record<string, string>;
 let web: ConsoleProcess;
+let web2: ConsoleProcess;
 const workers: ConsoleProcess[] = [];
 const monitorIds: number[] = [];
 let disabledIds: number[] = [];
@@ -140,11 +141,12 @@ beforeAll(async () => {
         TELEGRAM_API_URL: telegram.url,
     };
     web = await startConsole('web', env);
+    web2 = await startConsole('web', env);
     workers.push(...(await Promise.all([1, 2, 3].map(() => startConsole('worker', env)))));
 }, 180_000);
 
 afterAll(async () => {
-    await Promise.all([web, ...workers].filter(Boolean).map((p) => stopConsole(p, 'SIGKILL')));
+    await Promise.all([web, web2, ...workers].filter(Boolean).map((p) => stopConsole(p, 'SIGKILL')));
     await redis?.flush();
     await redis?.close();
     await database?.close();
@@ -259,7 +261,7 @@ describe('the cluster profile', () => {
         workers[1] = await startConsole('worker', env);
     }, 120_000);
 
-    it("shows the workers' log lines in the web process's log tail", async () => {
+    it("shows the workers' log lines in the log tail, on a ticket another web process issued", async () => {
         const login = await fetch(`${web.url}/api/login`, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
@@ -271,8 +273,8 @@ describe('the cluster profile', () => {
             headers: { authorization: `Bearer ${accessToken.token}` },
         });
         const { ticket } = (await issued.json()) as { ticket: string };
-        const socket = new WebSocket(`${web.url?.replace('http', 'ws')}/api/logs?ticket=${ticket}`, {
-            headers: { origin: web.url ?? '' },
+        const socket = new WebSocket(`${web2.url?.replace('http', 'ws')}/api/logs?ticket=${ticket}`, {
+            headers: { origin: web2.url ?? '' },
         });
         const lines: string[] = [];
         socket.on('message', (data) => lines.push((JSON.parse(data.toString()) as { message: string }).message));
@@ -282,6 +284,15 @@ describe('the cluster profile', () => {
         } finally {
             socket.close();
         }
+        // Used once, on the other process: this one refuses it too.
+        const again = new WebSocket(`${web.url?.replace('http', 'ws')}/api/logs?ticket=${ticket}`, {
+            headers: { origin: web.url ?? '' },
+        });
+        const refused = await new Promise<number>((resolve) => {
+            again.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+            again.on('open', () => resolve(101));
+        });
+        expect(refused).toBe(401);
     });
 
     it('after 1,000 edits while the workers run, holds exactly one scheduler per enabled monitor', async () => {
