@@ -2,7 +2,7 @@ import type { ServiceType } from '../../common/service-types';
 import { createCometClient } from '../clients/cometbft';
 import { createRestClient } from '../clients/cosmos-rest';
 import type { HttpClient } from '../clients/http';
-import { errorText, formatDuration } from './checks/common';
+import { errorText, formatDuration } from './texts';
 
 /**
  * Where a validator-duty monitor reads its chain: any fresh node of the chain, not only its own server's. A source is

@@ -14,7 +14,7 @@ import { ReadThread, type SourcedReading } from './readers';
 import { NO_FRESH_SOURCE, type SourceSeen, type SourceUsed, sourceText } from './chain-sources';
 import { ChainHalts } from './chain-halt';
 import { CHECKS } from './checks';
-import { errorText } from './checks/common';
+import { errorText } from './texts';
 import { DiskIndex } from './disk-index';
 import { HistoryBuffer } from '../history/buffer';
 import type { CheckRecord, PersistedState } from './results';

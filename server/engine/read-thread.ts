@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createHttpClient } from '../clients/http';
-import { errorText } from './checks/common';
+import { errorText } from './texts';
 import { type FromReadThread, type ReadAnswer, readHere, type ToReadThread } from './readers';
 
 /** The read thread's side of `ReadThread` (readers.ts): reads on request, answers with the value or the error text. */

@@ -6,7 +6,7 @@ import { MONITOR_CATALOGUE } from '../../common/monitor-types';
 import { type ChainSource, chooseSource, type SourceSeen, type SourceUsed } from './chain-sources';
 import type { CheckContext } from './check';
 import { CHECKS } from './checks';
-import { errorText } from './checks/common';
+import { errorText } from './texts';
 
 /** What one read needs, as plain data: it may cross to the read thread. */
 export interface ReadRequest {

@@ -3,6 +3,8 @@ import type { ServiceType } from '../../../common/service-types';
 import type { CheckContext } from '../check';
 import type { Verdict } from '../verdict';
 
+export { errorText, formatDuration, formatTime } from '../texts';
+
 /** Helpers shared by the check types: settings with catalogue defaults, service lookup, read-failure handling. */
 
 /** A numeric setting, falling back to the catalogue default when missing or not a number. */
@@ -49,11 +51,6 @@ export function requireValoper(ctx: CheckContext): string {
     return valoper;
 }
 
-/** Error text for anything a client, converter or read threw (clients throw sentences already). */
-export function errorText(err: unknown): string {
-    return (err instanceof Error && err.message) || String(err);
-}
-
 /** Consecutive read failures after which a check that cannot read its node reports Error. */
 export const READ_FAILURE_LIMIT = 3;
 
@@ -87,17 +84,6 @@ export function readFailureVerdict(hold: HoldState | undefined, error: string): 
 
 export function judgedHold(verdict: Verdict): HoldState {
     return { readFailures: 0, judged: verdict };
-}
-
-export function formatDuration(ms: number): string {
-    const s = Math.round(ms / 1000);
-    if (s < 120) return `${s} s`;
-    if (s < 7200) return `${Math.round(s / 60)} min`;
-    return `${(s / 3600).toFixed(1)} h`;
-}
-
-export function formatTime(ms: number): string {
-    return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 export const ok = (): Verdict => ({ level: 'ok', message: null });
