@@ -3,7 +3,7 @@ import type { Monitor, UptimeAnswer } from '../../common/entities';
 import type { Db } from '../db/client';
 import { configurations, monitors } from '../db/schema';
 import { inScope, type Scope } from '../repositories/scope';
-import { type UptimeCount, uptime30d, uptimePercent } from './queries';
+import { type UptimeCount, uptime30d, uptimePercent } from './uptime';
 
 /** The monitors with `uptime_30d` beside their fields: one query for the whole list. */
 export async function withUptime<M extends Pick<Monitor, 'id'>>(

@@ -4,7 +4,7 @@ import { companyScope } from '../auth/actor';
 import { configurations, servers } from '../db/schema';
 import { NodeStatusReader } from '../metrics/node-status';
 import { ServerMetricsReader } from '../metrics/server-metrics';
-import { daysUntilFullByMountpoint } from '../history/queries';
+import { daysUntilFullByMountpoint } from '../history/mountpoint-projections';
 import { findServer } from '../repositories/servers';
 import { z } from 'zod';
 import { answers } from './responses/answers';

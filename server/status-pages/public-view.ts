@@ -4,7 +4,7 @@ import type { IncidentUpdateStatus, PublicIncident, PublicStatus, PublicStatusAn
 import type { Db } from '../db/client';
 import { incidents, incidentUpdates, monitors } from '../db/schema';
 import { dailyUptime, lastDays } from '../history/daily-uptime';
-import { uptimePercent } from '../history/queries';
+import { uptimePercent } from '../history/uptime';
 import { listWindows } from '../silences/windows';
 import type { PageWithMonitors } from './pages';
 

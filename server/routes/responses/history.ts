@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { UptimeAnswer } from '../../../common/entities';
-import type { CheckRow, HistoryPoint, MountpointHistory } from '../../history/queries';
+import type { HistoryPoint } from '../../history/chart-points';
+import type { MountpointHistory } from '../../history/disk-history';
+import type { CheckRow } from '../../history/last-checks';
 import { type Expect, type Same, timestamp } from './answers';
 
 /** The history routes: a monitor's points and uptime, its last checks, disk history, 30-day uptime. */
