@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChainDirectory } from '../chains/directory';
@@ -10,11 +9,10 @@ import type { EventBus } from '../events';
 import type { ActiveSilences } from '../silences/active';
 import { monitorStates } from '../db/schema';
 import type { EngineShared } from './check';
-import { ReadThread, type SourcedReading } from './readers';
-import { NO_FRESH_SOURCE, type SourceSeen, type SourceUsed, sourceText } from './chain-sources';
+import { ReadThread } from './readers';
+import type { SourceSeen } from './chain-sources';
 import { ChainHalts } from './chain-halt';
 import { CHECKS } from './checks';
-import { errorText } from './texts';
 import { DiskIndex } from './disk-index';
 import { HistoryBuffer } from '../history/buffer';
 import type { CheckRecord, PersistedState } from './results';
@@ -22,12 +20,12 @@ import { ResultWriter } from './results';
 import { type JobRunner, type JobSchedule, Scheduler } from './scheduler';
 import type { MonitorTarget } from './targets';
 import { loadTargets, targetsFingerprint } from './targets';
-import { INITIAL_ALERT_STATE, keepSentWarning, transition } from './transitions';
+import { INITIAL_ALERT_STATE } from './transitions';
+import { judge } from './judge';
+import { readTarget, type TargetReadPorts } from './read-target';
 import { QUOTA_DEFAULTS } from '../../common/company-quota';
 import { UpgradeHolds } from './upgrade-hold';
 import { DutyGroups } from './duty-group';
-import type { ReadResult } from './verdict';
-import { hush } from '../silences/hush';
 
 /** What the engine takes of the app (built in server/assembly/background.ts): the store it writes, what a check needs. */
 export interface EnginePorts {
@@ -66,8 +64,6 @@ export interface EngineOptions {
 }
 
 const MAX_TIMEOUT_MS = 15_000;
-/** A duty monitor that sees no fresh source of its chain warns this long, then is in Error. */
-export const BLIND_GRACE_MS = 60_000;
 
 /** The latest check of a monitor, kept in memory for the Prometheus page (times in ms since epoch). */
 export interface Observation {
@@ -105,6 +101,7 @@ export class Engine {
     private readonly scheduler: JobSchedule;
     private readonly writer: ResultWriter;
     private readonly reads: ReadThread;
+    private readonly readPorts: TargetReadPorts;
     private timers: NodeJS.Timeout[] = [];
     private unsubscribe: (() => void) | null = null;
     private reloadTimer: NodeJS.Timeout | null = null;
@@ -129,6 +126,12 @@ export class Engine {
         const schedule = opts.schedule ?? ((run, concurrency) => new Scheduler(run, concurrency));
         this.scheduler = schedule((id, slot) => this.runOnce(id, slot), opts.concurrency ?? 256);
         this.reads = new ReadThread({ allowPrivate: ctx.config.allowPrivateTargets }, log);
+        this.readPorts = {
+            reads: this.reads,
+            egress: ctx.egress,
+            chains: ctx.chains,
+            stopping: this.controller.signal,
+        };
         // Every check in flight listens for the engine's stop; hundreds at once are expected, not a leak.
         setMaxListeners(0, this.controller.signal);
         this.writer = new ResultWriter(
@@ -299,7 +302,8 @@ export class Engine {
         const intervalMs = intervalMsOf(target);
         const timeoutMs = Math.max(2000, Math.min(MAX_TIMEOUT_MS, intervalMs));
         const startedAt = performance.now();
-        const { reading, source } = await this.read(target, timeoutMs);
+        const { reading, source, seen } = await readTarget(this.readPorts, target, timeoutMs);
+        if (seen) this.sourcesSeen.set(target.configuration.id, seen);
         if (this.controller.signal.aborted) return;
         const durationMs = performance.now() - startedAt;
         const now = this.now();
@@ -307,59 +311,28 @@ export class Engine {
         if (disks && target.server) this.disks.record(target.server.id, { filesystems: disks }, new Date(now));
         const stored = this.opts.sharedState ? await this.writer.stateOf(id) : undefined;
         const prev = stored ?? this.states.get(id) ?? { alert: INITIAL_ALERT_STATE, memory: undefined };
-        let judged: ReturnType<typeof check.evaluate>;
-        // No node of the chain is fresh: the duty check cannot see the chain, which is not the validator's health.
-        const blind = !reading.ok && reading.error.startsWith(NO_FRESH_SOURCE);
-        const blindSince = blind ? (prev.blindSince ?? now) : undefined;
-        if (!reading.ok && blind) {
-            // A monitor already in Error stays there: losing sight of the chain is no recovery.
-            const inError =
-                prev.alert.status === 'alerting' || (prev.alert.status === 'flapping' && prev.alert.failing === true);
-            const level = inError || now - (blindSince ?? now) >= BLIND_GRACE_MS ? 'error' : 'warning';
-            judged = { memory: prev.memory, verdict: { level, message: reading.error } };
-        } else {
-            try {
-                judged = check.evaluate(prev.memory, reading, target.settings, now);
-            } catch (err) {
-                judged = {
-                    memory: prev.memory,
-                    verdict: { level: 'error', message: `The check failed: ${(err as Error).message}` },
-                };
-            }
-        }
-        if (source && !source.own && judged.verdict.message)
-            judged = {
-                ...judged,
-                verdict: { ...judged.verdict, message: `${judged.verdict.message}; ${sourceText(source)}` },
-            };
-        let next = transition(prev.alert, judged.verdict, check.alertSleepMinutes(target.settings), now, randomUUID);
-        if (judged.notice && (!next.notification || next.notification.kind === 'warning')) {
-            // The notice tells every link of the plan the warning is about, so it stands for that warning (same id,
-            // and the warning's clear still follows).
-            const incidentId = next.notification?.incidentId ?? randomUUID();
-            next = {
-                ...next,
-                notification: { kind: 'upgrade-notice', incidentId, since: now, message: judged.notice },
-            };
-        }
-        if (check.settle) {
-            const { memory, verdict } = judged;
-            next = check.settle(this.shared, { target, reading, memory, verdict, prev: prev.alert, next, nowMs: now });
-        }
-        next = this.dutyGroups.adjust(target, judged.verdict, prev.alert, next, now);
-        // Silences and maintenance windows hold messages back; the check, its health and its audit trail go on.
         const cover = this.ctx.silences.coverOf(
             { id, serverId: target.server?.id ?? null, configurationId: target.configuration.id, type: target.type },
             now
         );
-        next = hush(id, prev.alert, next, judged.verdict.message ?? null, cover, now);
-        next = keepSentWarning(prev.alert, next);
+        const judged = judge({
+            check,
+            target,
+            reading,
+            source,
+            prev,
+            nowMs: now,
+            shared: this.shared,
+            dutyGroups: this.dutyGroups,
+            cover,
+        });
+        const { blindSince, next } = judged;
         const state: PersistedState = {
             ...(this.opts.sharedState ? { slot: slot ?? now } : {}),
             alert: next.state,
             memory: judged.memory,
             ...(blindSince !== undefined ? { blindSince } : {}),
-            ...(source ? { source } : blind ? {} : prev.source ? { source: prev.source } : {}),
+            ...(source ? { source } : blindSince !== undefined ? {} : prev.source ? { source: prev.source } : {}),
         };
         this.states.set(id, state);
         const failed = judged.verdict.level === 'error';
@@ -409,65 +382,6 @@ export class Engine {
             );
         } else {
             this.log.debug(`[${target.configuration.name}] ${target.name}: ${judged.verdict.level}`);
-        }
-    }
-
-    /** Reads the monitor's node, or for a duty monitor a fresh source of its chain, and names the source used. */
-    private async read(
-        target: MonitorTarget,
-        timeoutMs: number
-    ): Promise<{ reading: ReadResult<unknown>; source: SourceUsed | null }> {
-        // One controller per check, released in `finally`: AbortSignal.any on the engine's long-lived signal keeps
-        // every combined signal reachable from it on Node 20.
-        const abort = new AbortController();
-        const stop = () => abort.abort(new Error('The engine is stopping'));
-        this.controller.signal.addEventListener('abort', stop, { once: true });
-        const abortTimer = setTimeout(() => abort.abort(new Error('timeout')), timeoutMs);
-        let timer: NodeJS.Timeout | undefined;
-        const deadline = new Promise<never>((_, reject) => {
-            timer = setTimeout(
-                () => reject(new Error(`The check did not finish within ${Math.round(timeoutMs / 1000)} s`)),
-                timeoutMs + 500
-            );
-        });
-        try {
-            // Every request of the check is made on behalf of the monitor's company, within its allowed networks.
-            const policy = await this.ctx.egress.forCompany(target.configuration.companyId);
-            const value = await Promise.race([
-                this.reads.read(
-                    {
-                        monitor: {
-                            id: target.id,
-                            name: target.name,
-                            type: target.type,
-                            settings: target.settings,
-                            serviceType: target.serviceType,
-                        },
-                        server: target.server,
-                        services: target.services,
-                        chain: {
-                            name: target.configuration.chain,
-                            bech32Prefix: this.ctx.chains.prefixFor(target.configuration.chain),
-                        },
-                        policy,
-                        sources: target.sources,
-                    },
-                    abort.signal
-                ),
-                deadline,
-            ]);
-            if (target.sources?.length) {
-                const { sourced, seen, value: measured } = value as SourcedReading;
-                this.sourcesSeen.set(target.configuration.id, seen);
-                return { reading: { ok: true, value: measured }, source: sourced };
-            }
-            return { reading: { ok: true, value }, source: null };
-        } catch (err) {
-            return { reading: { ok: false, error: errorText(err) }, source: null };
-        } finally {
-            clearTimeout(timer);
-            clearTimeout(abortTimer);
-            this.controller.signal.removeEventListener('abort', stop);
         }
     }
 }
