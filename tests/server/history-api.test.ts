@@ -1,6 +1,6 @@
 import { HistoryBuffer, writeHistory } from '../../server/history/buffer';
 import { HistoryPruner } from '../../server/history/pruner';
-import { uptime30d } from '../../server/history/queries';
+import { uptime30d } from '../../server/history/uptime';
 import type { CheckSample } from '../../server/history/rollup';
 import { createWorld, type World } from './config-fixtures';
 

@@ -2,7 +2,7 @@ import { HistoryBuffer, writeHistory } from '../../server/history/buffer';
 import { dailyUptime } from '../../server/history/daily-uptime';
 import { HistoryPacker } from '../../server/history/packer';
 import { HistoryPruner } from '../../server/history/pruner';
-import { uptime30d } from '../../server/history/queries';
+import { uptime30d } from '../../server/history/uptime';
 import type { CheckSample } from '../../server/history/rollup';
 import { createWorld, type World } from './config-fixtures';
 

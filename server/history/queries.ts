@@ -1,2 +1,0 @@
-/** The history tests read uptime30d from here; its home is uptime.ts. */
-export { uptime30d } from './uptime';
