@@ -77,7 +77,8 @@ export function hasPassword(address: string): boolean {
 /** The scheme and host name without the port: a service on another port of its server's host. */
 function host(parts: Parts): string {
     try {
-        return new URL(`${parts.prefix}${parts.rest}`).hostname.toLowerCase();
+        const u = new URL(`${parts.prefix}${parts.rest}`);
+        return `${u.protocol}//${u.hostname}`.toLowerCase();
     } catch {
         return '';
     }

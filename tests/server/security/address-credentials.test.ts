@@ -162,6 +162,7 @@ describe("a service added with its server's masked address", () => {
     it.each([
         ['another host', 'http://ops:••••@10.0.0.8:26657'],
         ['another user', 'http://root:••••@10.0.0.7:26657'],
+        ['another scheme', 'https://ops:••••@10.0.0.7:26657'],
     ])('refuses the mask for %s, naming the address', async (_, address) => {
         const server = (await w.call('GET', '/api/servers', w.admin.access)).json() as { id: number; name: string }[];
         const lent = server.find((s) => s.name === 'node-lent');
