@@ -77,7 +77,11 @@ afterAll(async () => {
 const scrape = (token?: string) =>
     fetch(`${base}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
 
-const stateLine = (page: string) => page.split('\n').find((l) => l.startsWith('node_monitor_monitor_state{'));
+/** The Block production monitor's state line (the page lists monitors in the order the database returns them). */
+const stateLine = (page: string) =>
+    page
+        .split('\n')
+        .find((l) => l.startsWith('node_monitor_monitor_state{') && l.includes('monitor="Block production"'));
 
 describe('GET /metrics', () => {
     it('is refused without the token and with a wrong one', async () => {
