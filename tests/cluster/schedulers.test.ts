@@ -28,7 +28,8 @@ import { type ConsoleProcess, RedisProbe, startConsole, stopConsole } from './pr
  * share the processes and run in order.
  */
 const PG_BASE = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const REDIS_URL = `${process.env.REDIS_BASE_URL ?? 'redis://127.0.0.1:6379'}/11`;
+// Database 11 unless REDIS_DB names another, so two runs on one machine keep apart.
+const REDIS_URL = `${process.env.REDIS_BASE_URL ?? 'redis://127.0.0.1:6379'}/${process.env.REDIS_DB ?? 11}`;
 const ROOT = new URL('../..', import.meta.url).pathname;
 
 const dbName = `nm_cluster_${randomBytes(6).toString('hex')}`;
