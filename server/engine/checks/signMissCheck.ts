@@ -68,7 +68,7 @@ export interface SignMissMemory extends HoldState {
     grid?: GridCell[];
 }
 
-/** One block of the signing grid: [height, 0 signed | 1 missed | 2 proposed] (compact: it is persisted per check). */
+/** One block of the signing grid: [height, 0 signed | 1 missed | 2 proposed and signed] (compact: persisted per check). */
 export type GridCell = [number, 0 | 1 | 2];
 export const GRID_BLOCKS = 100;
 
@@ -252,7 +252,8 @@ function count(m: SignMissMemory, r: SignMissMeasurement, nowMs: number): SignMi
         for (const b of [...r.blocks].sort((a, c) => a.height - c.height)) {
             if (next.lastHeight !== null && b.height <= next.lastHeight) continue;
             next.lastHeight = b.height;
-            grid.push([b.height, b.proposed ? 2 : b.signed ? 0 : 1]);
+            // A missing signature is the duty that counts toward jail, even in a block it proposed.
+            grid.push([b.height, !b.signed ? 1 : b.proposed ? 2 : 0]);
             if (b.signed && next.misses === 0) continue;
             next.seen += 1;
             if (!b.signed) {

@@ -121,6 +121,26 @@ describe('signMissCheck evaluate', () => {
         expect(out[1]?.message).toContain('the last check could not read the node');
     });
 
+    it("keeps the signing grid's last blocks, where a block it proposed without its signature is a miss", () => {
+        const proposedMissed = okv<SignMissMeasurement>({
+            ...base,
+            blocks: [
+                { height: 1, signed: true },
+                { height: 2, signed: true, proposed: true },
+                { height: 3, signed: false, proposed: true },
+                { height: 4, signed: false },
+            ],
+            latestHeight: 5,
+        });
+        const { memory } = signMissCheckCheck.evaluate(undefined, proposedMissed, settings, T0);
+        expect(memory.grid).toEqual([
+            [1, 0],
+            [2, 2],
+            [3, 1],
+            [4, 1],
+        ]);
+    });
+
     it('a chain restarted below the counted height counts afresh', () => {
         const out = run(signMissCheckCheck, settings, steps(blocks(500, '.'), blocks(5, 'x')));
         expect(out[1]?.level).toBe('warning');
