@@ -1,12 +1,16 @@
 // Status page benchmark (npm run bench:status): the public JSON and HTML of a status page under 50 concurrent
 // visitors while the engine checks 10,000 monitors against the chain simulator, on the embedded database (PGlite).
 // Prints, per target, p50/p99/max latency and requests per second, and the engine's scheduling lag (how late checks
-// start) before and during the load. The visitors run in this process beside the server, as a flood from one address
-// would (the rate limit is lifted for the run). Not a test: the figures depend on the machine.
+// start) before and during the load. The visitors come from one address, as a flood would (the rate limit is lifted
+// for the run). Not a test: the figures depend on the machine.
 //   npm run bench:status -- --monitors 10000 --seconds 20 --connections 50
+// With --split, the cluster profile: a `web` process serves the pages while a `worker` (this process) runs the
+// checks, on PostgreSQL (DATABASE_URL, default the machine's) and Redis (REDIS_URL, default database 9, flushed).
+//   npm run bench:status -- --split
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { randomBytes } from 'node:crypto';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
@@ -15,7 +19,8 @@ import { buildApp } from '../../server/app';
 import { companies, configurations, incidents, monitors, servers, services } from '../../server/db/schema';
 import { createStatusPage, parseStatusPage } from '../../server/status-pages/pages';
 import { startChainSim } from '../../tools/chain-sim';
-import { testConfig } from '../server/helpers';
+import { startConsole, stopConsole } from '../cluster/processes';
+import { testConfig, throwAwayPostgres } from '../server/helpers';
 
 const { values: argv } = parseArgs({
     options: {
@@ -24,6 +29,7 @@ const { values: argv } = parseArgs({
         connections: { type: 'string', default: '50' },
         /** Seconds between the engine's start and the first measurement, so its first runs are spread out. */
         settle: { type: 'string', default: '60' },
+        split: { type: 'boolean', default: false },
     },
 });
 const MONITORS = Number(argv.monitors);
@@ -51,14 +57,27 @@ async function load(url: string): Promise<Load> {
 
 const dataDir = mkdtempSync(join(tmpdir(), 'nm-bench-status-'));
 const sim = await startChainSim({ nodes: 2, blockTimeMs: 1000 });
+const postgres = argv.split
+    ? await throwAwayPostgres(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test')
+    : null;
+const redisUrl = argv.split ? (process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/9') : null;
+const appSecret = randomBytes(32).toString('hex');
 const config = (engineEnabled: boolean) =>
     testConfig({
-        databaseUrl: null,
+        databaseUrl: postgres?.url ?? null,
         dataDir,
+        appSecret,
         engineEnabled,
         logLevel: 'warn',
         statusRateLimitPerMinute: 1_000_000,
+        ...(engineEnabled && redisUrl ? { role: 'worker' as const, redisUrl } : {}),
     });
+if (redisUrl) {
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(redisUrl);
+    await redis.flushdb();
+    redis.disconnect();
+}
 
 async function seed(app: FastifyInstance): Promise<void> {
     const db = app.ctx.db;
@@ -141,8 +160,22 @@ await seed(seeding.app);
 await seeding.app.close();
 
 const { app } = await buildApp(config(true));
-const base = await app.listen({ port: 0, host: '127.0.0.1' });
-console.log(`${MONITORS} monitors at ${INTERVAL_S} s; settling ${argv.settle} s (load ${loadavg()[0]?.toFixed(2)})`);
+const web =
+    postgres && redisUrl
+        ? await startConsole('web', {
+              DATABASE_URL: postgres.url,
+              REDIS_URL: redisUrl,
+              APP_SECRET: appSecret,
+              DATA_DIR: dataDir,
+              STATUS_RATE_LIMIT_PER_MINUTE: '1000000',
+          })
+        : null;
+const base = web?.url ?? (await app.listen({ port: 0, host: '127.0.0.1' }));
+if (web) await app.ready();
+const layout = web ? 'a web process and a worker (PostgreSQL + Redis)' : 'one process (PGlite)';
+console.log(
+    `${MONITORS} monitors at ${INTERVAL_S} s on ${layout}; settling ${argv.settle} s (load ${loadavg()[0]?.toFixed(2)})`
+);
 await new Promise((r) => setTimeout(r, Number(argv.settle) * 1000));
 
 const quiet = await lagDuring(app, SECONDS * 1000);
@@ -173,6 +206,8 @@ console.log(`\n${CONNECTIONS} connections, ${SECONDS} s each, load ${loadavg()[0
 console.log(table(['target', 'p50 ms', 'p99 ms', 'max ms', 'req/s', 'non-2xx'], rows));
 console.log(`\nengine scheduling lag (ms)\n${table(['phase', 'checks', 'p50', 'p99', 'max'], lagRows)}`);
 
+if (web) await stopConsole(web);
 await app.close();
 await sim.close();
+await postgres?.drop();
 rmSync(dataDir, { recursive: true, force: true });
