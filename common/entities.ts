@@ -1,3 +1,4 @@
+import type { LocationResult } from './locations';
 import type { ChainEndpoint } from './chain-endpoints';
 import type { OpenIncidentRef } from './incidents';
 import type { ChannelType } from './channel-types';
@@ -89,6 +90,14 @@ export interface Monitor {
     status: boolean;
     last_error: string | null;
     last_check: string | null;
+    /** The probe locations that check it (common/locations.ts); null: every location. */
+    locations: string[] | null;
+    /** How many locations must see a failure in one slot before it is in Error. */
+    confirm: number;
+    /**
+     * On GET /monitors/{id} when more than one location checks it: each location's latest result and latency.
+     */
+    location_results?: LocationResult[];
     /** On the failed-monitors answer, beside the spec's fields: the chain halt this monitor's alert is part of. */
     chain_halt?: ChainHaltRef;
     /**

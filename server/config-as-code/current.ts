@@ -78,6 +78,9 @@ export function exportDocument(tree: CompanyTree, companyName: string): ConfigDo
         type: m.type,
         is_enabled: m.isEnabled,
         settings: storedSettings(m.configurationObject),
+        // Written only when set, so a document of a one-location console reads as before.
+        ...(m.locations ? { locations: m.locations } : {}),
+        ...(m.confirm !== 1 ? { confirm: m.confirm } : {}),
     });
     return {
         version: DOCUMENT_VERSION,

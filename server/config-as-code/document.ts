@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MONITOR_TYPES, needsServer } from '../../common/monitor-types';
 import { SERVICE_TYPES } from '../../common/service-types';
 import { chainEndpointsField, nameField, targetAddress } from '../validation/fields';
+import { confirmField, confirmProblem, locationsField } from '../validation/locations';
 import { checkSettings } from '../validation/monitor';
 
 /**
@@ -20,6 +21,10 @@ const monitorDoc = z.strictObject({
     type: z.enum(MONITOR_TYPES, { error: `type must be one of ${MONITOR_TYPES.join(', ')}` }),
     is_enabled: z.boolean({ error: 'is_enabled must be true or false' }).default(true),
     settings: z.record(z.string(), z.unknown(), { error: 'settings must be an object' }).default({}),
+    /** Absent or null: every location checks it (common/locations.ts). */
+    locations: locationsField.optional(),
+    /** Absent: 1. */
+    confirm: confirmField.optional(),
 });
 
 const serviceDoc = z.strictObject({
@@ -143,6 +148,8 @@ function unique(items: { name: string }[], at: string, errors: Record<string, st
 
 /** The type's own settings rules, the same the API applies; the settings come back normalised (defaults filled). */
 function checkMonitor(m: MonitorDoc, at: string, errors: Record<string, string>): void {
+    const problem = confirmProblem(m.locations, m.confirm);
+    if (problem) errors[`${at}.confirm`] ??= problem;
     const checked = checkSettings(m.type, JSON.stringify(m.settings));
     if (!checked.ok) {
         for (const [field, message] of Object.entries(checked.errors))

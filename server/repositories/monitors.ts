@@ -19,6 +19,9 @@ export interface MonitorBody {
     service_id?: number | null;
     /** The encrypted URL when the settings' `address` (then masked) holds a password; see auth/url-credentials. */
     address_secret?: string | null;
+    /** Undefined on an edit keeps the stored value. */
+    locations?: string[] | null;
+    confirm?: number;
 }
 
 /** A monitor body that passed every rule (validation/monitor.ts): the rows it names and its normalised settings JSON. */
@@ -41,6 +44,8 @@ export const monitorColumns = {
     status: monitors.status,
     lastError: monitors.lastError,
     lastCheck: monitors.lastCheck,
+    locations: monitors.locations,
+    confirm: monitors.confirm,
 };
 
 const columns = {
@@ -77,6 +82,8 @@ export const toMonitor = ({ monitor: m, server, configuration: c }: MonitorParts
     status: m.status,
     last_error: m.lastError,
     last_check: m.lastCheck ? m.lastCheck.toISOString() : null,
+    locations: m.locations,
+    confirm: m.confirm,
 });
 
 const selectMonitors = (db: Db) =>
@@ -197,6 +204,8 @@ export async function createMonitor(db: Db, body: MonitorBody, checked: CheckedM
             type: body.type,
             configurationObject: checked.settings,
             addressSecret: body.address_secret ?? null,
+            locations: body.locations ?? null,
+            confirm: body.confirm ?? 1,
         })
         .returning({ id: monitors.id });
     if (!row) throw new Error('insert returned nothing');
@@ -221,6 +230,8 @@ export async function updateMonitor(
             type: body.type,
             configurationObject: checked.settings,
             addressSecret: body.address_secret ?? null,
+            ...(body.locations !== undefined ? { locations: body.locations } : {}),
+            ...(body.confirm !== undefined ? { confirm: body.confirm } : {}),
             updatedAt: new Date(),
         })
         .where(eq(monitors.id, id));

@@ -28,6 +28,8 @@ import { type Change, mutate, sentence } from './mutate';
 import { answers } from './responses/answers';
 import { monitor, monitorWritten } from './responses/entities';
 import { idParams } from '../validation/schemas';
+import { confirmProblem } from '../validation/locations';
+import { badRequest } from '../errors';
 import { checkMonitor, type MonitorInput, monitorBody } from '../validation/monitor';
 
 /**
@@ -60,6 +62,8 @@ const fields = (b: MonitorInput): MonitorBody => ({
     type: b.type,
     configuration_object: b.configuration_object,
     service_id: b.service_id ?? null,
+    locations: b.locations,
+    confirm: b.confirm,
 });
 
 const change = (req: FastifyRequest, m: Monitor, companyId: number, event: Change['event'], verb: string): Change => ({
@@ -143,7 +147,13 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
         async (req) =>
             withWarnings(
                 await mutate(app, req, async (tx) => {
-                    await getMonitor(tx, scope(req), req.params.id);
+                    const stored = await getMonitor(tx, scope(req), req.params.id);
+                    // One of the two sent alone is judged with the other as stored.
+                    const problem = confirmProblem(
+                        req.body.locations === undefined ? stored.locations : req.body.locations,
+                        req.body.confirm ?? stored.confirm
+                    );
+                    if (problem) throw badRequest({ confirm: problem });
                     const body = sealSettings(key, fields(req.body), await monitorSecret(tx, req.params.id));
                     // The link to the service a monitor was created with is set on create only; an edit keeps it.
                     const checked = await checkMonitor(tx, scope(req), { ...body, service_id: null }, allowPrivate);

@@ -14,38 +14,48 @@ import { badRequest } from '../errors';
 import type { CheckedMonitor, MonitorBody } from '../repositories/monitors';
 import { inScope, type Scope } from '../repositories/scope';
 import { assertTargetAllowed, enabledFlag, nameField, optionalRefId, refId, refusedTarget } from './fields';
+import { confirmField, confirmProblem, locationsField } from './locations';
 import { readOnlyFields } from './schemas';
 
 /**
  * status, last_error and last_check belong to the engine: a client echoing a monitor it read may send them back,
  * and they are ignored, never stored.
  */
-export const monitorBody = z.strictObject({
-    name: nameField(),
-    is_enabled: enabledFlag,
-    configuration_id: refId('Please select a configuration'),
-    server_id: optionalRefId('Please select a server!'),
-    type: z.enum(MONITOR_TYPES, { error: 'Please select a type!' }),
-    // A JSON string per the spec; an object is accepted too and stored as text.
-    configuration_object: z.preprocess(
-        (v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : v),
-        z
-            .string({ error: 'configuration_object must be a JSON string' })
-            .max(16_384, 'configuration_object is too long')
-            .nullable()
-            .optional()
-    ),
-    service_id: optionalRefId('Service not found').optional(),
-    // Echoed back by clients from what they read; ignored.
-    server: z.unknown().optional(),
-    configuration: z.unknown().optional(),
-    status: z.unknown().optional(),
-    last_error: z.unknown().optional(),
-    last_check: z.unknown().optional(),
-    // Read from lists and the detail (history), never stored.
-    uptime_30d: z.unknown().optional(),
-    ...readOnlyFields,
-});
+export const monitorBody = z
+    .strictObject({
+        name: nameField(),
+        is_enabled: enabledFlag,
+        configuration_id: refId('Please select a configuration'),
+        server_id: optionalRefId('Please select a server!'),
+        type: z.enum(MONITOR_TYPES, { error: 'Please select a type!' }),
+        // A JSON string per the spec; an object is accepted too and stored as text.
+        configuration_object: z.preprocess(
+            (v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : v),
+            z
+                .string({ error: 'configuration_object must be a JSON string' })
+                .max(16_384, 'configuration_object is too long')
+                .nullable()
+                .optional()
+        ),
+        service_id: optionalRefId('Service not found').optional(),
+        // Absent on an edit keeps what is stored; on create, every location and a confirmation of 1.
+        locations: locationsField.optional(),
+        confirm: confirmField.optional(),
+        // Echoed back by clients from what they read; ignored.
+        server: z.unknown().optional(),
+        configuration: z.unknown().optional(),
+        status: z.unknown().optional(),
+        last_error: z.unknown().optional(),
+        last_check: z.unknown().optional(),
+        // Read from lists and the detail (history), never stored.
+        uptime_30d: z.unknown().optional(),
+        location_results: z.unknown().optional(),
+        ...readOnlyFields,
+    })
+    .superRefine((b, ctx) => {
+        const problem = confirmProblem(b.locations, b.confirm);
+        if (problem) ctx.addIssue({ code: 'custom', path: ['confirm'], message: problem });
+    });
 export type MonitorInput = z.infer<typeof monitorBody>;
 
 /**

@@ -78,6 +78,8 @@ async function createMonitor(walk: Walk, m: MonitorDoc, at: string, parent: Moni
             isEnabled: m.is_enabled,
             configurationObject: JSON.stringify(to.settings),
             addressSecret: to.address?.secret ?? null,
+            locations: m.locations ?? null,
+            confirm: m.confirm ?? 1,
         })
         .returning({ id: monitors.id });
     await walk.audit(`Monitor "${m.name}" created`, {
@@ -101,8 +103,17 @@ async function updateMonitor(
             type: old.type,
             is_enabled: old.isEnabled,
             settings: storedSettings(old.configurationObject),
+            locations: old.locations,
+            confirm: old.confirm,
         },
-        { name: m.name, type: m.type, is_enabled: m.is_enabled, settings: to.settings }
+        {
+            name: m.name,
+            type: m.type,
+            is_enabled: m.is_enabled,
+            settings: to.settings,
+            locations: m.locations ?? null,
+            confirm: m.confirm ?? 1,
+        }
     );
     if (to.address && !to.address.same && !fields.includes('settings')) fields.push('settings');
     walk.note({ ...outcome(fields, old.name), kind: 'monitor', path: at, name: m.name }, 'MONITOR_UPDATED');
@@ -115,6 +126,8 @@ async function updateMonitor(
             isEnabled: m.is_enabled,
             configurationObject: JSON.stringify(to.settings),
             addressSecret: to.address?.secret ?? null,
+            locations: m.locations ?? null,
+            confirm: m.confirm ?? 1,
             updatedAt: new Date(),
         })
         .where(eq(monitors.id, old.id));

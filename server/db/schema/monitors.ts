@@ -21,6 +21,10 @@ export const monitors = pgTable(
         configurationObject: text('configuration_object').notNull().default('{}'),
         /** The settings' `address` encrypted when it holds a password; configuration_object keeps it masked. */
         addressSecret: text('address_secret'),
+        /** The probe locations that check it (PROBE_LOCATION, common/locations.ts); null: every location. */
+        locations: text('locations').array(),
+        /** How many locations must see a failure in one slot before the monitor is in Error. */
+        confirm: integer('confirm').notNull().default(1),
         status: boolean('status').notNull().default(true),
         lastError: text('last_error'),
         lastCheck: timestamp('last_check', { withTimezone: true }),

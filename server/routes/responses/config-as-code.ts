@@ -13,6 +13,8 @@ const monitorDoc = z.object({
     type: z.enum(MONITOR_TYPES),
     is_enabled: z.boolean(),
     settings: z.record(z.string(), z.unknown()),
+    locations: z.array(z.string()).nullable().optional().describe('The probe locations that check it; absent: all'),
+    confirm: z.number().int().optional().describe('How many locations must see a failure before Error; absent: 1'),
 });
 
 export const configDocument = z.object({

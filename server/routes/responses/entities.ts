@@ -63,6 +63,20 @@ export const monitor = z.object({
     status: z.boolean(),
     last_error: z.string().nullable(),
     last_check: timestamp.nullable(),
+    locations: z.array(z.string()).nullable().describe('The probe locations that check it; null: every location'),
+    confirm: z.number().int().describe('How many locations must see a failure before it is in Error'),
+    location_results: z
+        .array(
+            z.object({
+                location: z.string(),
+                level: z.enum(['ok', 'warning', 'error', 'none']),
+                message: z.string().nullable(),
+                latency_ms: z.number().nullable(),
+                checked_at: timestamp,
+            })
+        )
+        .optional()
+        .describe('On one monitor checked from several locations: each location’s latest result'),
     chain_halt: z
         .object({ id: z.string(), height: z.number().int(), since: timestamp })
         .optional()

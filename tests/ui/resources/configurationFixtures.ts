@@ -17,6 +17,8 @@ export const monitor = (overrides: Partial<Monitor> = {}): Monitor => ({
     status: true,
     last_error: null,
     last_check: '2024-05-01T10:00:00.000Z',
+    locations: null,
+    confirm: 1,
     ...overrides,
 });
 
