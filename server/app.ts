@@ -84,7 +84,9 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     };
     const background = new BackgroundParts(ctx, app.log);
     // The cluster profile: events and log lines of every process reach every other.
-    const relay = config.redisUrl ? new EventRelay(ctx.events, logHub, config.redisUrl, app.log) : null;
+    const relay = config.redisUrl
+        ? new EventRelay(ctx.events, logHub, config.redisUrl, app.log, config.role !== 'worker')
+        : null;
     ctx.watchdog = background.watchdog;
     app.decorate('ctx', ctx);
     const stopMaintenance = scheduleMaintenance(database, ctx.dbHealth, app.log);

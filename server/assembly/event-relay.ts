@@ -26,7 +26,9 @@ export class EventRelay {
         private readonly events: EventBus,
         private readonly logs: LogHub,
         redisUrl: string,
-        private readonly log: FastifyBaseLogger
+        private readonly log: FastifyBaseLogger,
+        /** Only a process that serves the log tail reads the others' lines; every process publishes its own. */
+        private readonly tailsLogs: boolean
     ) {
         this.pub = new Redis(redisConnection(redisUrl));
         this.sub = new Redis(redisConnection(redisUrl));
@@ -48,7 +50,7 @@ export class EventRelay {
                 this.relaying = false;
             }
         });
-        await this.sub.subscribe(EVENTS, LOGS);
+        await this.sub.subscribe(...(this.tailsLogs ? [EVENTS, LOGS] : [EVENTS]));
         const publish = (channel: string, body: object) => {
             if (!this.relaying)
                 void this.pub.publish(channel, JSON.stringify({ from: this.id, ...body })).catch(() => {});
