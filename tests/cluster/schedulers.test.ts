@@ -296,6 +296,71 @@ describe('the cluster profile', () => {
         expect(refused).toBe(401);
     });
 
+    it('answers on the other web process when one is killed with -9: its sessions go on there, and the log tail too', async () => {
+        const post = (base: string | null, path: string, bearer?: string, body?: object) =>
+            fetch(`${base}${path}`, {
+                method: 'POST',
+                headers: {
+                    ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+                    ...(body ? { 'content-type': 'application/json' } : {}),
+                },
+                body: body ? JSON.stringify(body) : undefined,
+            });
+        type Session = { accessToken: { token: string }; refreshToken: { token: string } };
+        // Signed in on the process about to die; the log tail watched on the one that lives, on a ticket of the other.
+        const signedIn = await post(web2.url, '/api/login', undefined, {
+            username: 'admin',
+            password: env.ADMIN_PASSWORD,
+        });
+        expect(signedIn.status).toBe(200);
+        const session = (await signedIn.json()) as Session;
+        const issued = await post(web2.url, '/api/logs/ticket', session.accessToken.token);
+        const { ticket } = (await issued.json()) as { ticket: string };
+        const socket = new WebSocket(`${web.url?.replace('http', 'ws')}/api/logs?ticket=${ticket}`, {
+            headers: { origin: web.url ?? '' },
+        });
+        const lines: string[] = [];
+        socket.on('message', (data) => lines.push((JSON.parse(data.toString()) as { message: string }).message));
+        try {
+            await new Promise((resolve, reject) => {
+                socket.once('open', resolve);
+                socket.once('error', reject);
+            });
+            await stopConsole(web2, 'SIGKILL');
+            const seenBeforeKill = lines.length;
+
+            const { status } = await health();
+            expect(status).toBe(200);
+            // The access token the dead process issued is taken here.
+            const me = await fetch(`${web.url}/api/users/me`, {
+                headers: { authorization: `Bearer ${session.accessToken.token}` },
+            });
+            expect(me.status).toBe(200);
+            // Its refresh token rotates here; the one it replaced is refused from then on (reuse ends the family).
+            const refreshed = await post(web.url, '/api/refresh', session.refreshToken.token);
+            expect(refreshed.status).toBe(200);
+            const next = (await refreshed.json()) as Session;
+            expect(next.refreshToken.token).not.toBe(session.refreshToken.token);
+
+            // Workers' lines keep reaching the survivor's tail: a state change of every monitor, made by a worker.
+            sim.control.catchUp(0);
+            await waitFor(
+                "a worker's line on the surviving web after the kill",
+                () => lines.slice(seenBeforeKill).some((l) => /height-\d\d \(blockCheck\)/.test(l)),
+                20_000
+            );
+            expect(socket.readyState).toBe(WebSocket.OPEN);
+
+            // Signed out here: the rotated refresh token is refused after it, and the session's log tail ends.
+            expect((await post(web.url, '/api/logout', next.refreshToken.token)).status).toBe(204);
+            expect((await post(web.url, '/api/refresh', next.refreshToken.token)).status).toBe(401);
+            await waitFor('the log tail of the ended session to close', () => socket.readyState === WebSocket.CLOSED);
+        } finally {
+            socket.close();
+            sim.control.clearCatchUp(0);
+        }
+    }, 60_000);
+
     it('after 1,000 edits while the workers run, holds exactly one scheduler per enabled monitor', async () => {
         const all = [...monitorIds, ...disabledIds];
         for (let i = 0; i < 1000; i++) {
