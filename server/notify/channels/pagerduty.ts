@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { plain } from '../format';
 import { LINK_TEXT, messageOf, titleOf } from '../message';
 import { isDeliveryNotice } from '../record';
@@ -111,9 +112,11 @@ export const pagerduty: ChannelDefinition<PagerDutyEvent> = {
             },
         };
     },
+    // A row without its record (written before payloads existed) is keyed by its whole text: sent again it is the
+    // same PagerDuty incident, and two messages that begin alike (two monitors' alerts) are two.
     renderText: (html) => ({
         event_action: 'trigger',
-        dedup_key: `node-monitor-${Buffer.from(html).toString('base64url').slice(0, 40)}`,
+        dedup_key: `node-monitor-${createHash('sha256').update(html).digest('base64url')}`,
         payload: {
             summary: clip(plain(html.split('\n', 1)[0] ?? ''), 1024),
             source: 'Node Monitor',
