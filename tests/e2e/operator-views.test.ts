@@ -6,7 +6,8 @@ import WebSocket from 'ws';
 import type { ChainSim } from '../../tools/chain-sim';
 import { startChainSim } from '../../tools/chain-sim';
 import type { Console } from './harness';
-import { ADMIN_PASSWORD, api, openBrowser, signIn, startConsole, startNodeExporter } from './harness';
+import { startNodeExporter } from '../support/spawn';
+import { ADMIN_PASSWORD, api, openBrowser, signIn, startConsole } from './harness';
 
 /**
  * The pages an operator keeps open, against the real server, the chain simulator and Debian's node_exporter:

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ChainSim, startChainSim } from '../../tools/chain-sim';
-import { GO_LISTENING, spawnListening } from '../e2e/harness';
+import { GO_LISTENING, spawnListening } from '../support/spawn';
 import { monitors } from '../../server/db/schema';
 import { createTestApp, seedCompany, type TestApp } from './helpers';
 import { seedNode, waitFor } from './seed';

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { connect, createServer, type Server } from 'node:net';
-import { spawnListening } from '../e2e/harness';
+import { spawnListening } from '../support/spawn';
 
 /** A program that listens on `port` after `delayMs`, answers every connection with "up", and says so once bound. */
 const listener = (port: number, delayMs = 0) =>

@@ -5,7 +5,7 @@ import type { DiskMeasurement } from '../../../server/engine/checks/nodeExporter
 import { nodeExporterDiskSpaceCheck } from '../../../server/engine/checks/nodeExporterDiskSpace';
 import type { TestApp } from '../helpers';
 import { auth, createTestApp, login, seedCompany } from '../helpers';
-import { freePort, startNodeExporter } from '../../e2e/harness';
+import { freePort, startNodeExporter } from '../../support/spawn';
 import { seedNode } from '../seed';
 import { makeCtx } from './checks/ctx';
 
