@@ -63,7 +63,11 @@ export default defineConfig({
                     globals: true,
                     include: ['tests/server/**/*.test.ts', 'tests/tools/**/*.test.ts'],
                     globalSetup: ['./tests/server/global-setup.ts'],
-                    exclude: withNodeExporter ? [] : ['tests/server/**/*.host.test.ts'],
+                    // *.redis.test.ts run apps of the cluster profile in this process, on PostgreSQL and Redis.
+                    exclude: [
+                        ...(withNodeExporter ? [] : ['tests/server/**/*.host.test.ts']),
+                        ...(withRedis ? [] : ['tests/server/**/*.redis.test.ts']),
+                    ],
                     environment: 'node',
                     testTimeout: 30_000,
                     hookTimeout: 60_000,

@@ -7,6 +7,7 @@ import { registerAuthGuard } from './auth/guard';
 import { deriveKey } from './auth/keys';
 import { BackgroundParts } from './assembly/background';
 import { EventRelay } from './assembly/event-relay';
+import { createSharedState } from './assembly/shared-state';
 import { WorkerRegistry } from './assembly/workers';
 import { ensureFirstAdmin } from './auth/bootstrap';
 import { ChainDirectory } from './chains/directory';
@@ -68,6 +69,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         logHub,
         engine: null,
         workers: new WorkerRegistry(config.redisUrl, app.log),
+        sharedState: createSharedState(config, app.log),
         watchdog: null as unknown as AppContext['watchdog'],
         silences: new ActiveSilences(database.db),
         http,
@@ -96,6 +98,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         ctx.silences.stop();
         await background.stop();
         await relay?.stop();
+        await ctx.sharedState.close();
         stopMaintenance();
         ctx.dbHealth.stop();
         await database.close();

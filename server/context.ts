@@ -5,6 +5,7 @@ import type { Database, Db } from './db/client';
 import type { DatabaseHealth } from './db/outage';
 import type { Engine } from './engine/engine';
 import type { Watchdog } from './engine/watchdog';
+import type { SharedState } from './assembly/shared-state';
 import type { WorkerRegistry } from './assembly/workers';
 import type { EgressPolicies } from './clients/egress-policies';
 import type { EventBus } from './events';
@@ -33,6 +34,8 @@ export interface AppContext {
     watchdog: Watchdog;
     /** Silences and maintenance windows on now or later, by what they cover (server/silences/active.ts). */
     silences: ActiveSilences;
+    /** Short-lived state shared by every process in the cluster profile, in memory otherwise (assembly/shared-state.ts). */
+    sharedState: SharedState;
     keys: { accessToken: Uint8Array; secretsAtRest: Uint8Array };
 }
 

@@ -21,7 +21,9 @@ const loginBody = z.object({
 
 /** POST /api/login, POST /api/refresh, GET /api/users/me (docs/spec.md §7); POST /api/logout ends the sign-in. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-    await app.register(rateLimit, { global: false });
+    // In the cluster profile the counts are in Redis, so every `web` process counts an address's attempts together.
+    const redis = app.ctx.sharedState.redis;
+    await app.register(rateLimit, { global: false, ...(redis ? { redis, nameSpace: 'node-monitor:rate:' } : {}) });
     const limit = {
         max: app.ctx.config.loginRateLimitPerMinute,
         timeWindow: 60_000,

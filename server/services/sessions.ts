@@ -9,7 +9,7 @@ import type { Db } from '../db/client';
 import { companies, refreshTokens, users } from '../db/schema';
 import type { UserRow } from '../db/schema';
 import { ApiError } from '../errors';
-import { type FailureRun, LoginLocks } from './login-locks';
+import { FAILURE_WINDOW_MS, type FailureRun } from './login-locks';
 
 /** Absolute lifetime of a refresh family: short for admins, longer for read-only users. */
 const FAMILY_TTL_ADMIN_MS = 12 * 3600_000;
@@ -17,8 +17,6 @@ const FAMILY_TTL_USER_MS = 7 * 24 * 3600_000;
 /** After this many failures in a row, each further attempt on the account waits longer (up to MAX_DELAY_MS). */
 const FREE_FAILURES = 5;
 const MAX_DELAY_MS = 8_000;
-/** A run of failures ends after an hour without one; the next failure starts counting from 1 again. */
-const FAILURE_WINDOW_MS = 3600_000;
 const INVALID = 'Invalid username or password';
 /**
  * How long a just-rotated refresh token is still accepted from the same address, answered with the pair its
@@ -118,17 +116,6 @@ async function accountRun(ctx: AppContext, userId: number): Promise<FailureRun |
     return row ?? null;
 }
 
-const locks = new WeakMap<AppContext, LoginLocks>();
-
-function loginLocks(ctx: AppContext): LoginLocks {
-    let l = locks.get(ctx);
-    if (!l) {
-        l = new LoginLocks(FAILURE_WINDOW_MS);
-        locks.set(ctx, l);
-    }
-    return l;
-}
-
 /** One more failure, counted in the database (parallel attempts must not overwrite each other's count). */
 async function countFailure(ctx: AppContext, userId: number): Promise<void> {
     const runStart = new Date(Date.now() - FAILURE_WINDOW_MS).toISOString();
@@ -142,50 +129,31 @@ async function countFailure(ctx: AppContext, userId: number): Promise<void> {
 }
 
 /**
- * Failure runs of usernames that do not exist, kept in memory (bounded), so that an unknown name slows down and
- * locks exactly like a real account: the delay must not tell which usernames exist.
- */
-const unknownRuns = new WeakMap<AppContext, Map<string, FailureRun>>();
-const UNKNOWN_CAP = 10_000;
-
-function unknownRun(ctx: AppContext, username: string): FailureRun {
-    return unknownRuns.get(ctx)?.get(username) ?? { failedLogins: 0, lastFailedLoginAt: null };
-}
-
-function countUnknownFailure(ctx: AppContext, username: string): void {
-    const runs = unknownRuns.get(ctx) ?? new Map<string, FailureRun>();
-    unknownRuns.set(ctx, runs);
-    const failedLogins = recentFailures(unknownRun(ctx, username)) + 1;
-    runs.delete(username);
-    runs.set(username, { failedLogins, lastFailedLoginAt: new Date() });
-    if (runs.size > UNKNOWN_CAP) runs.delete(runs.keys().next().value ?? username);
-}
-
-/**
  * One answer for every failure (unknown user, wrong password, inactive, locked), with the same work done for
  * each: a password hash is always verified, against a dummy hash when the user does not exist. Failures slow
  * every attempt on the account down; a lock refuses only the addresses that failed (see LoginLocks).
  */
 export async function login(ctx: AppContext, username: string, password: string, ip: string): Promise<Session> {
     const [user] = await ctx.db.select().from(users).where(eq(users.username, username)).limit(1);
-    const l = loginLocks(ctx);
+    // The locks of this process, or in the cluster profile of all (server/assembly/shared-state.ts).
+    const l = ctx.sharedState.loginLocks;
     // No failure on record: the run was never started, or the account was unlocked from the console's host.
-    if (user && user.lastFailedLoginAt === null) l.forget(username);
-    const run = user ?? unknownRun(ctx, username);
+    if (user && user.lastFailedLoginAt === null) await l.forget(username);
+    const run = user ?? (await l.unknownRun(username));
     const failures = recentFailures(run);
     // A locked address answers without the delay: its answer is decided, and waiting would only tie up the caller.
-    if (failures >= FREE_FAILURES && !l.locked(username, ip, failures)) {
+    if (failures >= FREE_FAILURES && !(await l.locked(username, ip, failures))) {
         await sleep(Math.min(MAX_DELAY_MS, 250 * 2 ** (failures - FREE_FAILURES)));
     }
     const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
     // An unknown user runs the same statements (against id 0, which matches no row), so both answers take as long.
-    const now = (await accountRun(ctx, user?.id ?? 0)) ?? unknownRun(ctx, username);
-    const locked = l.locked(username, ip, recentFailures(now));
+    const now = (await accountRun(ctx, user?.id ?? 0)) ?? (await l.unknownRun(username));
+    const locked = await l.locked(username, ip, recentFailures(now));
     if (!user || !ok || locked || !user.isActive || !(await companyActive(ctx, user.companyId))) {
         if (!locked) {
             await countFailure(ctx, user?.id ?? 0);
-            if (!user) countUnknownFailure(ctx, username);
-            l.count(username, ip);
+            if (!user) await l.countUnknown(username);
+            await l.count(username, ip);
         }
         await writeAudit(ctx.db, {
             companyId: user?.companyId ?? null,

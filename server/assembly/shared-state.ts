@@ -1,0 +1,34 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+import type { AppConfig } from '../config';
+import { redisConnection } from '../db/redis';
+import { FAILURE_WINDOW_MS, LoginLocks, type LoginLockStore } from '../services/login-locks';
+import { RedisLoginLocks } from '../services/login-locks-redis';
+
+/**
+ * The short-lived state every process must agree on, in this process's memory (the embedded profile) or in Redis
+ * (the cluster profile): the one place that picks. Each part has one interface and the two implementations.
+ */
+export interface SharedState {
+    /** The cluster's Redis connection for this state; null in the embedded profile. */
+    redis: Redis | null;
+    /** Sign-in locks and the failure runs of unknown usernames (server/services/login-locks.ts). */
+    loginLocks: LoginLockStore;
+    close(): Promise<void>;
+}
+
+export function createSharedState(config: Pick<AppConfig, 'redisUrl'>, log: FastifyBaseLogger): SharedState {
+    if (!config.redisUrl) {
+        return { redis: null, loginLocks: new LoginLocks(FAILURE_WINDOW_MS), close: async () => {} };
+    }
+    // A request waits at most a few reconnection attempts for Redis, then fails, rather than hanging while it is down.
+    const redis = new Redis({ ...redisConnection(config.redisUrl), maxRetriesPerRequest: 3 });
+    redis.on('error', (err) => log.warn(`Shared state: ${err.message}`));
+    return {
+        redis,
+        loginLocks: new RedisLoginLocks(redis, FAILURE_WINDOW_MS),
+        close: async () => {
+            redis.disconnect();
+        },
+    };
+}

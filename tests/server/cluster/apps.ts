@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { AppConfig } from '../../../server/config';
+import { redisConnection } from '../../../server/db/redis';
+import { startAppOn, type TestApp, throwAwayPostgres } from '../helpers';
+
+/**
+ * Several apps in this one test process standing for the cluster profile's processes: one PostgreSQL database (the
+ * machine's, also on the PGlite pass, since PGlite is one process's file) and one Redis database. The Redis
+ * database is REDIS_DB, else 12: not the chaos suite's 11, which it flushes.
+ */
+export const REDIS_URL = `${process.env.REDIS_BASE_URL ?? 'redis://127.0.0.1:6379'}/${process.env.REDIS_DB ?? 12}`;
+const PG_BASE = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface ClusterApps {
+    apps: TestApp[];
+    /** A Redis client on the apps' database, for what a test reads or clears there. */
+    redis: Redis;
+    close(): Promise<void>;
+}
+
+/** `n` apps on one fresh database and the test Redis database, emptied first; started one after another. */
+export async function clusterApps(n: number, overrides: Partial<AppConfig> = {}): Promise<ClusterApps> {
+    const redis = new Redis(redisConnection(REDIS_URL));
+    await redis.flushdb();
+    const db = await throwAwayPostgres(PG_BASE);
+    const appSecret = randomBytes(32).toString('hex');
+    const apps: TestApp[] = [];
+    for (let i = 0; i < n; i++)
+        apps.push(await startAppOn({ databaseUrl: db.url, appSecret, redisUrl: REDIS_URL, ...overrides }));
+    return {
+        apps,
+        redis,
+        close: async () => {
+            for (const a of apps) await a.close();
+            await db.drop();
+            await redis.flushdb();
+            redis.disconnect();
+        },
+    };
+}
