@@ -65,7 +65,10 @@ export class BackgroundParts {
         ctx.engine = this.engine;
         await this.engine.start();
         const senders = { http, config, egress, keys: { secretsAtRest: keys.secretsAtRest } };
-        this.outbox = new OutboxDispatcher({ ...senders, db, dbHealth, events, shared: Boolean(redisUrl) }, log);
+        this.outbox = new OutboxDispatcher(
+            { ...senders, db, dbHealth, events, shared: Boolean(redisUrl), sendLog: ctx.sharedState.sendLog },
+            log
+        );
         this.outbox.start();
         // Telegram button presses acknowledge incidents and silence monitors from the chat.
         this.pollers = new TelegramPollers({ ...senders, db, events }, log, {

@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../config';
 import { redisConnection } from '../db/redis';
+import { MemorySendLog, type SendLog } from '../notify/pacing';
+import { RedisSendLog } from '../notify/pacing-redis';
 import { FAILURE_WINDOW_MS, LoginLocks, type LoginLockStore } from '../services/login-locks';
 import { RedisLoginLocks } from '../services/login-locks-redis';
 
@@ -14,12 +16,19 @@ export interface SharedState {
     redis: Redis | null;
     /** Sign-in locks and the failure runs of unknown usernames (server/services/login-locks.ts). */
     loginLocks: LoginLockStore;
+    /** When each notification channel was sent messages, for its pacing (server/notify/pacing.ts). */
+    sendLog: SendLog;
     close(): Promise<void>;
 }
 
 export function createSharedState(config: Pick<AppConfig, 'redisUrl'>, log: FastifyBaseLogger): SharedState {
     if (!config.redisUrl) {
-        return { redis: null, loginLocks: new LoginLocks(FAILURE_WINDOW_MS), close: async () => {} };
+        return {
+            redis: null,
+            loginLocks: new LoginLocks(FAILURE_WINDOW_MS),
+            sendLog: new MemorySendLog(),
+            close: async () => {},
+        };
     }
     // A request waits at most a few reconnection attempts for Redis, then fails, rather than hanging while it is down.
     const redis = new Redis({ ...redisConnection(config.redisUrl), maxRetriesPerRequest: 3 });
@@ -27,6 +36,7 @@ export function createSharedState(config: Pick<AppConfig, 'redisUrl'>, log: Fast
     return {
         redis,
         loginLocks: new RedisLoginLocks(redis, FAILURE_WINDOW_MS),
+        sendLog: new RedisSendLog(redis),
         close: async () => {
             redis.disconnect();
         },

@@ -14,7 +14,7 @@ import { claimRows, releaseRows } from './claims';
 import { notifyContext, type SenderPorts } from './context';
 import { planMessages } from './message-plan';
 import { DeliveryOutcomes } from './outcomes';
-import { ChannelPacer, type Pacing } from './pacing';
+import { ChannelPacer, type Pacing, type SendLog } from './pacing';
 import { DownDestinations, PROBE_INTERVAL_MS } from './probing';
 import { sendableSettings } from './sendable-settings';
 
@@ -36,6 +36,8 @@ export interface OutboxPorts extends SenderPorts {
     config: SenderPorts['config'] & Pick<AppConfig, 'publicUrl'>;
     /** Other processes deliver from the same outbox (the cluster profile): rows are claimed before they are sent. */
     shared?: boolean;
+    /** Where each channel's sends are counted for its pacing: Redis in the cluster profile, else this dispatcher's memory. */
+    sendLog?: SendLog;
 }
 
 /**
@@ -65,7 +67,7 @@ export class OutboxDispatcher {
         private readonly pollMs = 1000,
         pacing: Partial<Pacing> = {}
     ) {
-        this.pacer = new ChannelPacer(pacing);
+        this.pacer = new ChannelPacer(pacing, ctx.sendLog);
         const now = () => this.pacer.now();
         this.down = new DownDestinations(
             now,
@@ -219,7 +221,7 @@ export class OutboxDispatcher {
     ): Promise<number> {
         let delivered = 0;
         for (const out of planMessages(def, due, this.ctx.config.publicUrl)) {
-            if (this.stopped || !this.pacer.hasBudget(channel.id, def.limits.perMinute)) break;
+            if (this.stopped || !(await this.pacer.hasBudget(channel.id, def.limits.perMinute))) break;
             const result: SendResult =
                 refusal ??
                 (out.message === null
@@ -245,7 +247,7 @@ export class OutboxDispatcher {
         config: ChannelConfig,
         message: unknown
     ): Promise<SendResult> {
-        this.pacer.tried(channelId);
+        await this.pacer.tried(channelId);
         try {
             return await def.send(nctx, config, message);
         } catch (err) {
