@@ -6,10 +6,12 @@ import { startAppOn, type TestApp, throwAwayPostgres } from '../helpers';
 
 /**
  * Several apps in this one test process standing for the cluster profile's processes: one PostgreSQL database (the
- * machine's, also on the PGlite pass, since PGlite is one process's file) and one Redis database. The Redis
- * database is REDIS_DB, else 12: not the chaos suite's 11, which it flushes.
+ * machine's, also on the PGlite pass, since PGlite is one process's file) and one Redis database, emptied first.
+ * Each file names a Redis database of its own (12 and up: not the chaos suite's 11), since files run side by side;
+ * REDIS_DB, when set, replaces them all, for a machine where others use those (then run the files one at a time).
  */
-export const REDIS_URL = `${process.env.REDIS_BASE_URL ?? 'redis://127.0.0.1:6379'}/${process.env.REDIS_DB ?? 12}`;
+const redisUrl = (db: number) =>
+    `${process.env.REDIS_BASE_URL ?? 'redis://127.0.0.1:6379'}/${process.env.REDIS_DB ?? db}`;
 const PG_BASE = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export interface ClusterApps {
@@ -19,15 +21,20 @@ export interface ClusterApps {
     close(): Promise<void>;
 }
 
-/** `n` apps on one fresh database and the test Redis database, emptied first; started one after another. */
-export async function clusterApps(n: number, overrides: Partial<AppConfig> = {}): Promise<ClusterApps> {
-    const redis = new Redis(redisConnection(REDIS_URL));
+/** `n` apps on one fresh database and Redis database `redisDb`, emptied first; started one after another. */
+export async function clusterApps(
+    n: number,
+    redisDb: number,
+    overrides: Partial<AppConfig> = {}
+): Promise<ClusterApps> {
+    const url = redisUrl(redisDb);
+    const redis = new Redis(redisConnection(url));
     await redis.flushdb();
     const db = await throwAwayPostgres(PG_BASE);
     const appSecret = randomBytes(32).toString('hex');
     const apps: TestApp[] = [];
     for (let i = 0; i < n; i++)
-        apps.push(await startAppOn({ databaseUrl: db.url, appSecret, redisUrl: REDIS_URL, ...overrides }));
+        apps.push(await startAppOn({ databaseUrl: db.url, appSecret, redisUrl: url, ...overrides }));
     return {
         apps,
         redis,

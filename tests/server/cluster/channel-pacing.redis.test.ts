@@ -19,7 +19,7 @@ const dispatchers: OutboxDispatcher[] = [];
 
 beforeAll(async () => {
     telegram = await startFakeTelegram();
-    c = await clusterApps(2, { telegramApiUrl: telegram.url });
+    c = await clusterApps(2, 13, { telegramApiUrl: telegram.url });
     companyId = await seedCompany(web(0), 'Outage Inc');
 });
 afterAll(async () => {

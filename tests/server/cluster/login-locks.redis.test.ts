@@ -10,7 +10,7 @@ import { type ClusterApps, clusterApps } from './apps';
 let c: ClusterApps;
 
 beforeAll(async () => {
-    c = await clusterApps(2, { loginRateLimitPerMinute: 1000 });
+    c = await clusterApps(2, 12, { loginRateLimitPerMinute: 1000 });
 });
 afterAll(() => c?.close());
 
@@ -71,7 +71,7 @@ describe('the per-address rate limit', () => {
     beforeAll(async () => {
         // Its own apps: the limit is per minute, and the cases above make more attempts than it allows.
         await c.close();
-        limited = await clusterApps(2, { loginRateLimitPerMinute: 4 });
+        limited = await clusterApps(2, 12, { loginRateLimitPerMinute: 4 });
         c = limited;
     });
 
