@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import { DEFAULT_LOCATION, LOCATION_NAME } from '../common/locations';
 import { ensurePrivateDir, tighten } from './db/data-dir';
 
 /** Everything the server reads from its environment, validated once; nothing else reads process.env. */
@@ -27,9 +28,14 @@ export interface AppConfig {
     engineEnabled: boolean;
     /**
      * What this process does (ROLE): `all` serves the API and UI and runs the checks and deliveries; `web` only
-     * serves; `worker` only checks and delivers, and listens on no port.
+     * serves; `worker` only checks and delivers, and listens on no port; `probe` only reads targets for its
+     * location's queue (REDIS_URL and PROBE_LOCATION, no database; server/engine/probes.ts).
      */
     role: Role;
+    /**
+     * The probe location this process reads targets from (PROBE_LOCATION, default `local`; common/locations.ts).
+     */
+    probeLocation: string;
     /** Redis of the cluster profile (REDIS_URL, `redis://host:port/db`): checks are scheduled on BullMQ there. */
     redisUrl: string | null;
     /** Directory of the built UI; null serves no UI (API only). */
@@ -68,7 +74,7 @@ export interface HistoryRetention {
 
 export class ConfigError extends Error {}
 
-export const ROLES = ['all', 'web', 'worker'] as const;
+export const ROLES = ['all', 'web', 'worker', 'probe'] as const;
 export type Role = (typeof ROLES)[number];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -150,7 +156,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     const role = (env.ROLE || 'all') as Role;
     if (!ROLES.includes(role)) throw new ConfigError(`ROLE must be one of ${ROLES.join(', ')}, got "${env.ROLE}"`);
     const redisUrl = env.REDIS_URL ? url(env, 'REDIS_URL', '', ['redis:', 'rediss:']) : null;
-    if (redisUrl && !databaseUrl)
+    const probeLocation = env.PROBE_LOCATION || DEFAULT_LOCATION;
+    if (!LOCATION_NAME.test(probeLocation))
+        throw new ConfigError(
+            `PROBE_LOCATION must be a name of letters, digits, - and _ (at most 40), got "${probeLocation}"`
+        );
+    if (role === 'probe' && !redisUrl)
+        throw new ConfigError(
+            'ROLE=probe needs REDIS_URL: a probe takes its reads from the cluster’s Redis (and needs no DATABASE_URL)'
+        );
+    if (redisUrl && !databaseUrl && role !== 'probe')
         throw new ConfigError(
             "REDIS_URL needs DATABASE_URL: several processes share one PostgreSQL database (the embedded one is a single process's file), so set DATABASE_URL=postgres://… as well, or unset REDIS_URL"
         );
@@ -161,16 +176,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         databaseUrl,
         adminUsername: env.ADMIN_USERNAME || 'admin',
         adminPassword: env.ADMIN_PASSWORD || null,
-        appSecret: loadSecret(env, dataDir),
+        // A probe holds no secret: it writes no key file and reads none.
+        appSecret: role === 'probe' ? '' : loadSecret(env, dataDir),
         telegramApiUrl: url(env, 'TELEGRAM_API_URL', 'https://api.telegram.org'),
         pagerdutyEventsUrl: url(env, 'PAGERDUTY_EVENTS_URL', 'https://events.pagerduty.com'),
         chainDirectoryUrl: url(env, 'CHAIN_DIRECTORY_URL', 'https://chains.cosmos.directory'),
         chainDirectoryTestnetUrl: url(env, 'CHAIN_DIRECTORY_TESTNET_URL', 'https://chains.testcosmos.directory'),
         logLevel,
         allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', false),
-        engineEnabled: role !== 'web' && bool(env, 'ENGINE_ENABLED', true),
+        engineEnabled: role !== 'web' && role !== 'probe' && bool(env, 'ENGINE_ENABLED', true),
         role,
         redisUrl,
+        probeLocation,
         uiDir: env.UI_DIR === '' ? null : resolve(env.UI_DIR || './dist'),
         socketUrl: env.SOCKET_URL ? url(env, 'SOCKET_URL', '', ['ws:', 'wss:']) : null,
         publicUrl: env.PUBLIC_URL ? url(env, 'PUBLIC_URL', '').replace(/\/+$/, '') : null,

@@ -5,6 +5,7 @@ import { hashPassword } from './auth/passwords';
 import { configAsCodeCommand } from './cli/config-as-code';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
+import { startProbe } from './probe';
 import { users } from './db/schema';
 import { resetPassword, unlockUser } from './services/account-recovery';
 
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
 
 async function start(config: ReturnType<typeof loadConfig>): Promise<void> {
     const started = Date.now();
+    if (config.role === 'probe') return probe(config);
     const { app, firstAdmin } = await buildApp(config);
     let closing = false;
     const shutdown = async (signal: string) => {
@@ -66,6 +68,19 @@ async function start(config: ReturnType<typeof loadConfig>): Promise<void> {
             `First super admin created. Sign in with username "${firstAdmin.username}" and password "${firstAdmin.password}" (shown only now).\n\n`
         );
     }
+}
+
+/** A remote probe: reads for its location's queue until it is stopped (server/probe.ts). */
+async function probe(config: ReturnType<typeof loadConfig>): Promise<void> {
+    const running = await startProbe(config);
+    const shutdown = () => {
+        const timer = setTimeout(() => process.exit(1), 10_000);
+        timer.unref();
+        void running.stop().then(() => process.exit(0));
+    };
+    process.once('SIGTERM', shutdown);
+    process.once('SIGINT', shutdown);
+    process.stdout.write(`\nNode Monitor probe ${config.probeLocation} is running (reads only, no database)\n`);
 }
 
 async function createUser(config: ReturnType<typeof loadConfig>, args: string[]): Promise<void> {

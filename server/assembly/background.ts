@@ -60,6 +60,7 @@ export class BackgroundParts {
                     ? (run, concurrency) => new QueueScheduler(run, concurrency, { redisUrl, log })
                     : undefined,
                 sharedState: Boolean(redisUrl),
+                locations: redisUrl ? { redisUrl, here: config.probeLocation } : undefined,
             }
         );
         ctx.engine = this.engine;

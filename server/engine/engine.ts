@@ -21,8 +21,19 @@ import { type JobRunner, type JobSchedule, Scheduler } from './scheduler';
 import type { MonitorTarget } from './targets';
 import { loadTargets, targetsFingerprint } from './targets';
 import { INITIAL_ALERT_STATE } from './transitions';
-import { judge } from './judge';
-import { readTarget, type TargetReadPorts } from './read-target';
+import { evaluate, judge } from './judge';
+import {
+    failedRead,
+    readRequest,
+    readTarget,
+    readWithin,
+    type TargetRead,
+    type TargetReadPorts,
+    targetRead,
+} from './read-target';
+import { type LocationRead, weighLocations } from './across-locations';
+import { ProbeServer, RemoteLocations } from './probes';
+import { errorText } from './texts';
 import { QUOTA_DEFAULTS } from '../../common/company-quota';
 import { UpgradeHolds } from './upgrade-hold';
 import { DutyGroups } from './duty-group';
@@ -61,6 +72,11 @@ export interface EngineOptions {
      * saves its result at once with a compare-and-set on it (ResultWriter.commit).
      */
     sharedState?: boolean;
+    /**
+     * The cluster's probe locations (issue 29): this process reads from `here`, serves that location's probe queue,
+     * and asks the other locations a monitor names for their readings. Absent (the embedded profile): one location.
+     */
+    locations?: { redisUrl: string; here: string };
 }
 
 const MAX_TIMEOUT_MS = 15_000;
@@ -116,6 +132,8 @@ export class Engine {
     private started = false;
     private fingerprint = '';
     private readonly now: () => number;
+    private readonly remote: RemoteLocations | null = null;
+    private readonly probe: ProbeServer | null = null;
 
     constructor(
         private readonly ctx: EnginePorts,
@@ -134,6 +152,11 @@ export class Engine {
         };
         // Every check in flight listens for the engine's stop; hundreds at once are expected, not a leak.
         setMaxListeners(0, this.controller.signal);
+        if (opts.locations) {
+            const { redisUrl, here } = opts.locations;
+            this.remote = new RemoteLocations({ redisUrl, here, log });
+            this.probe = new ProbeServer({ redisUrl, location: here, read: this.reads.read, log });
+        }
         this.writer = new ResultWriter(
             ctx.db,
             log,
@@ -177,6 +200,8 @@ export class Engine {
         await this.reload(this.opts.startSpreadMs);
         this.dutyGroups.restore(this.targets.values(), (id) => this.states.get(id)?.alert);
         await reads;
+        await this.probe?.start();
+        await this.remote?.start();
         // Stopped while starting (the console closed during its start): nothing may run after the stop.
         if (this.controller.signal.aborted) return;
         await this.scheduler.start();
@@ -195,6 +220,8 @@ export class Engine {
         if (this.reloadTimer) clearTimeout(this.reloadTimer);
         this.controller.abort();
         await this.scheduler.stop();
+        await this.probe?.stop();
+        await this.remote?.stop();
         await this.reads.close();
         await this.reloading;
         // A clean stop saves every monitor's memory, so a restart resumes exactly where this run left off.
@@ -291,7 +318,48 @@ export class Engine {
     private forgetMemoryIfSettingsChanged(before: MonitorTarget, after: MonitorTarget): void {
         if (before.type === after.type && JSON.stringify(before.settings) === JSON.stringify(after.settings)) return;
         const state = this.states.get(after.id);
-        if (state) this.states.set(after.id, { ...state, memory: undefined });
+        if (state) this.states.set(after.id, { ...state, memory: undefined, locationMemory: undefined });
+    }
+
+    /**
+     * The locations to read a monitor from, this one first (its memory is preferred), or null for today's one read
+     * here: no cluster locations, or the monitor's only location is this one.
+     */
+    private locationPlan(target: MonitorTarget): string[] | null {
+        if (!this.remote || !this.opts.locations) return null;
+        const here = this.opts.locations.here;
+        const wanted = target.locations ?? this.remote.all;
+        if (wanted.length === 1 && wanted[0] === here) return null;
+        return [...wanted].sort((a, b) => Number(b === here) - Number(a === here));
+    }
+
+    /** One slot's readings from every location of the plan: this one's read here, the others' through their queues. */
+    private async readAcross(plan: string[], target: MonitorTarget, timeoutMs: number): Promise<LocationRead[]> {
+        const here = this.opts.locations?.here;
+        let req: Awaited<ReturnType<typeof readRequest>>;
+        try {
+            req = await readRequest(this.readPorts, target);
+        } catch (err) {
+            const read = failedRead(errorText(err));
+            return plan.map((location) => ({ location, read, ms: null }));
+        }
+        return Promise.all(
+            plan.map(async (location): Promise<LocationRead> => {
+                if (location !== here) {
+                    const answer = await this.remote?.ask(location, req, timeoutMs);
+                    if (!answer) return { location, read: null, ms: null };
+                    const read = answer.ok ? targetRead(target, answer.value) : failedRead(answer.error);
+                    return { location, read, ms: answer.ms };
+                }
+                const started = performance.now();
+                try {
+                    const value = await readWithin(this.reads.read, req, timeoutMs, this.controller.signal);
+                    return { location, read: targetRead(target, value), ms: performance.now() - started };
+                } catch (err) {
+                    return { location, read: failedRead(errorText(err)), ms: performance.now() - started };
+                }
+            })
+        );
     }
 
     /** One check of one monitor; never throws. */
@@ -302,15 +370,42 @@ export class Engine {
         const intervalMs = intervalMsOf(target);
         const timeoutMs = Math.max(2000, Math.min(MAX_TIMEOUT_MS, intervalMs));
         const startedAt = performance.now();
-        const { reading, source, seen } = await readTarget(this.readPorts, target, timeoutMs);
-        if (seen) this.sourcesSeen.set(target.configuration.id, seen);
+        const plan = this.locationPlan(target);
+        const across = plan ? await this.readAcross(plan, target, timeoutMs) : null;
+        const single = across ? null : await readTarget(this.readPorts, target, timeoutMs);
         if (this.controller.signal.aborted) return;
-        const durationMs = performance.now() - startedAt;
+        let durationMs = performance.now() - startedAt;
         const now = this.now();
-        const disks = target.server ? (check.disks?.(reading) ?? null) : null;
-        if (disks && target.server) this.disks.record(target.server.id, { filesystems: disks }, new Date(now));
         const stored = this.opts.sharedState ? await this.writer.stateOf(id) : undefined;
         const prev = stored ?? this.states.get(id) ?? { alert: INITIAL_ALERT_STATE, memory: undefined };
+        // Several locations: each reading is evaluated on its own and weighed against the monitor's `confirm`.
+        const weighed = across
+            ? weighLocations(
+                  across,
+                  Math.min(target.confirm ?? 1, across.length),
+                  (r, memory) =>
+                      evaluate({
+                          check,
+                          target,
+                          reading: r.reading,
+                          source: r.source,
+                          prev: { ...prev, memory },
+                          nowMs: now,
+                      }),
+                  {
+                      memory: prev.memory,
+                      memories: prev.locationMemory,
+                      failing:
+                          prev.alert.status === 'alerting' ||
+                          (prev.alert.status === 'flapping' && prev.alert.failing === true),
+                  }
+              )
+            : null;
+        const { reading, source, seen } = weighed?.read ?? (single as TargetRead);
+        if (weighed?.ms != null) durationMs = weighed.ms;
+        if (seen) this.sourcesSeen.set(target.configuration.id, seen);
+        const disks = target.server ? (check.disks?.(reading) ?? null) : null;
+        if (disks && target.server) this.disks.record(target.server.id, { filesystems: disks }, new Date(now));
         const cover = this.ctx.silences.coverOf(
             { id, serverId: target.server?.id ?? null, configurationId: target.configuration.id, type: target.type },
             now
@@ -325,6 +420,7 @@ export class Engine {
             shared: this.shared,
             dutyGroups: this.dutyGroups,
             cover,
+            ...(weighed ? { evaluation: weighed.evaluation } : {}),
         });
         const { blindSince, next } = judged;
         const state: PersistedState = {
@@ -333,6 +429,12 @@ export class Engine {
             memory: judged.memory,
             ...(blindSince !== undefined ? { blindSince } : {}),
             ...(source ? { source } : blindSince !== undefined ? {} : prev.source ? { source: prev.source } : {}),
+            ...(weighed
+                ? {
+                      locations: weighed.results.map((r) => ({ ...r, checked_at: new Date(now).toISOString() })),
+                      locationMemory: weighed.memories,
+                  }
+                : {}),
         };
         this.states.set(id, state);
         const failed = judged.verdict.level === 'error';

@@ -34,21 +34,25 @@ export interface Judgement {
     blindSince?: number;
 }
 
-/**
- * What one reading means for its monitor: the check's verdict, then the alert state's next step as the other
- * monitors' facts (upgrade holds, chain halts, one signing alert per validator) and silences shape it.
- */
-export function judge({
+/** The check's own word on one reading: its verdict and memory, before the alert state is advanced. */
+export interface Evaluation {
+    verdict: Verdict;
+    memory: unknown;
+    /** A message to send once whatever the alert state (upgradeWatch). */
+    notice?: string | null;
+    /** Since when a duty check has seen no fresh source of its chain; undefined while it sees one. */
+    blindSince?: number;
+}
+
+/** What the check makes of one reading, given the monitor's memory: the first half of `judge`. */
+export function evaluate({
     check,
     target,
     reading,
     source,
     prev,
     nowMs,
-    shared,
-    dutyGroups,
-    cover,
-}: JudgeInput): Judgement {
+}: Pick<JudgeInput, 'check' | 'target' | 'reading' | 'source' | 'prev' | 'nowMs'>): Evaluation {
     let judged: ReturnType<typeof check.evaluate>;
     // No node of the chain is fresh: the duty check cannot see the chain, which is not the validator's health.
     const blind = !reading.ok && reading.error.startsWith(NO_FRESH_SOURCE);
@@ -74,6 +78,18 @@ export function judge({
             ...judged,
             verdict: { ...judged.verdict, message: `${judged.verdict.message}; ${sourceText(source)}` },
         };
+    return { ...judged, ...(blindSince !== undefined ? { blindSince } : {}) };
+}
+
+/**
+ * What one reading means for its monitor: the check's verdict (or `evaluation`, when the readings of several
+ * locations were weighed into one, locations.ts), then the alert state's next step as the other monitors' facts
+ * (upgrade holds, chain halts, one signing alert per validator) and silences shape it.
+ */
+export function judge(input: JudgeInput & { evaluation?: Evaluation }): Judgement {
+    const { check, target, reading, prev, nowMs, shared, dutyGroups, cover } = input;
+    const judged = input.evaluation ?? evaluate(input);
+    const { blindSince } = judged;
     let next = transition(prev.alert, judged.verdict, check.alertSleepMinutes(target.settings), nowMs, randomUUID);
     if (judged.notice && (!next.notification || next.notification.kind === 'warning')) {
         // The notice tells every link of the plan the warning is about, so it stands for that warning (same id,

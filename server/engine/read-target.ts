@@ -1,7 +1,7 @@
 import type { ChainDirectory } from '../chains/directory';
 import type { EgressPolicies } from '../clients/egress-policies';
 import type { SourceSeen, SourceUsed } from './chain-sources';
-import type { ReadThread, SourcedReading } from './readers';
+import type { ReadRequest, Reader, ReadThread, SourcedReading } from './readers';
 import type { MonitorTarget } from './targets';
 import { errorText } from './texts';
 import type { ReadResult } from './verdict';
@@ -23,19 +23,46 @@ export interface TargetRead {
 }
 
 /**
- * Reads the monitor's node, or for a duty monitor a fresh source of its chain and names the source used, within
- * `timeoutMs` and the company's allowed networks. Never throws: a failed read is a reading with its error.
+ * What a read of the monitor needs, as plain data (it crosses to the read thread, or to a probe through its queue):
+ * the type and settings, the addresses, the chain, and the company's allowed networks every request keeps within.
  */
-export async function readTarget(
-    ports: TargetReadPorts,
-    target: MonitorTarget,
-    timeoutMs: number
-): Promise<TargetRead> {
+export async function readRequest(ports: Omit<TargetReadPorts, 'reads'>, target: MonitorTarget): Promise<ReadRequest> {
+    // Every request of the check is made on behalf of the monitor's company, within its allowed networks.
+    const policy = await ports.egress.forCompany(target.configuration.companyId);
+    return {
+        monitor: {
+            id: target.id,
+            name: target.name,
+            type: target.type,
+            settings: target.settings,
+            serviceType: target.serviceType,
+        },
+        server: target.server,
+        services: target.services,
+        chain: {
+            name: target.configuration.chain,
+            bech32Prefix: ports.chains.prefixFor(target.configuration.chain),
+        },
+        policy,
+        sources: target.sources,
+    };
+}
+
+/**
+ * One read within `timeoutMs` (the read's signal aborts at it; a read that ignores it is given up half a second
+ * later), ended early by `stopping`. Throws the read's failure.
+ */
+export async function readWithin(
+    read: Reader,
+    req: ReadRequest,
+    timeoutMs: number,
+    stopping: AbortSignal
+): Promise<unknown> {
     // One controller per check, released in `finally`: AbortSignal.any on the engine's long-lived signal keeps
     // every combined signal reachable from it on Node 20.
     const abort = new AbortController();
     const stop = () => abort.abort(new Error('The engine is stopping'));
-    ports.stopping.addEventListener('abort', stop, { once: true });
+    stopping.addEventListener('abort', stop, { once: true });
     const abortTimer = setTimeout(() => abort.abort(new Error('timeout')), timeoutMs);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
@@ -45,41 +72,39 @@ export async function readTarget(
         );
     });
     try {
-        // Every request of the check is made on behalf of the monitor's company, within its allowed networks.
-        const policy = await ports.egress.forCompany(target.configuration.companyId);
-        const value = await Promise.race([
-            ports.reads.read(
-                {
-                    monitor: {
-                        id: target.id,
-                        name: target.name,
-                        type: target.type,
-                        settings: target.settings,
-                        serviceType: target.serviceType,
-                    },
-                    server: target.server,
-                    services: target.services,
-                    chain: {
-                        name: target.configuration.chain,
-                        bech32Prefix: ports.chains.prefixFor(target.configuration.chain),
-                    },
-                    policy,
-                    sources: target.sources,
-                },
-                abort.signal
-            ),
-            deadline,
-        ]);
-        if (target.sources?.length) {
-            const { sourced, seen, value: measured } = value as SourcedReading;
-            return { reading: { ok: true, value: measured }, source: sourced, seen };
-        }
-        return { reading: { ok: true, value }, source: null, seen: null };
-    } catch (err) {
-        return { reading: { ok: false, error: errorText(err) }, source: null, seen: null };
+        return await Promise.race([read(req, abort.signal), deadline]);
     } finally {
         clearTimeout(timer);
         clearTimeout(abortTimer);
-        ports.stopping.removeEventListener('abort', stop);
+        stopping.removeEventListener('abort', stop);
+    }
+}
+
+/** A read's value as the engine judges it: a duty check's measurement apart from the source it came through. */
+export function targetRead(target: Pick<MonitorTarget, 'sources'>, value: unknown): TargetRead {
+    if (target.sources?.length) {
+        const { sourced, seen, value: measured } = value as SourcedReading;
+        return { reading: { ok: true, value: measured }, source: sourced, seen };
+    }
+    return { reading: { ok: true, value }, source: null, seen: null };
+}
+
+/** A failed read as the engine judges it. */
+export const failedRead = (error: string): TargetRead => ({ reading: { ok: false, error }, source: null, seen: null });
+
+/**
+ * Reads the monitor's node, or for a duty monitor a fresh source of its chain and names the source used, within
+ * `timeoutMs` and the company's allowed networks. Never throws: a failed read is a reading with its error.
+ */
+export async function readTarget(
+    ports: TargetReadPorts,
+    target: MonitorTarget,
+    timeoutMs: number
+): Promise<TargetRead> {
+    try {
+        const req = await readRequest(ports, target);
+        return targetRead(target, await readWithin(ports.reads.read, req, timeoutMs, ports.stopping));
+    } catch (err) {
+        return failedRead(errorText(err));
     }
 }

@@ -1,3 +1,4 @@
+import type { LocationResult } from '../../common/locations';
 import type { SourceUsed } from './chain-sources';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -25,6 +26,10 @@ export interface PersistedState {
     source?: SourceUsed;
     /** The scheduled time of the check this state came from (the cluster profile; see ResultWriter.commit). */
     slot?: number;
+    /** Each location's result of the last check, when several locations checked it (issue 29). */
+    locations?: LocationResult[];
+    /** Each location's own memory of the check, when several locations check it (across-locations.ts). */
+    locationMemory?: Record<string, unknown>;
 }
 
 export interface CheckRecord {

@@ -20,6 +20,8 @@ interface Row {
         configurationObject: string;
         serviceId: number | null;
         addressSecret: string | null;
+        locations: string[] | null;
+        confirm: number;
     };
     c: { id: number; name: string; chain: string; companyId: number; chainEndpoints: ChainEndpoint[] };
     s: { id: number; name: string; address: string } | null;
@@ -49,6 +51,9 @@ export interface MonitorTarget {
     serviceType?: ServiceType | null;
     /** A validator-duty monitor's ways into its chain: every server of its configuration, then its chain endpoints. */
     sources?: ChainSource[];
+    /** The probe locations that check it (null or absent: every live one), and how many must see a failure. */
+    locations?: string[] | null;
+    confirm?: number;
 }
 
 /**
@@ -72,6 +77,8 @@ export async function loadTargets(
                     configurationObject: monitors.configurationObject,
                     serviceId: monitors.serviceId,
                     addressSecret: monitors.addressSecret,
+                    locations: monitors.locations,
+                    confirm: monitors.confirm,
                 },
                 c: {
                     id: configurations.id,
@@ -212,6 +219,8 @@ export async function loadTargets(
             quota: { maxConcurrentChecks: q.maxConcurrentChecks, minIntervalSeconds: q.minIntervalSeconds },
             serviceType: m.serviceId === null ? null : (typeOf.get(m.serviceId) ?? null),
             ...(MONITOR_CATALOGUE[m.type].role === 'duty' ? { sources: sourcesFor(c) } : {}),
+            locations: m.locations,
+            confirm: m.confirm,
         };
         targets.push({ ...target, key: JSON.stringify(target) });
     }

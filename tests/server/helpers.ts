@@ -27,6 +27,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
         host: '127.0.0.1',
         dataDir: '/tmp/node-monitor-test-unused',
         databaseUrl: 'memory://',
+        probeLocation: 'local',
         adminUsername: 'admin',
         adminPassword: 'admin-password-1',
         appSecret: randomBytes(32).toString('hex'),
