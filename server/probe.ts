@@ -11,14 +11,15 @@ import { ReadThread } from './engine/readers';
 export async function startProbe(config: AppConfig): Promise<{ stop(): Promise<void> }> {
     const log = pino({ level: config.logLevel });
     const reads = new ReadThread({ allowPrivate: config.allowPrivateTargets }, log);
-    await reads.warm();
     const server = new ProbeServer({
         redisUrl: config.redisUrl ?? '',
         location: config.probeLocation,
         read: reads.read,
         log,
     });
+    // The queue's connections keep the process alive; the read thread alone does not (it is unreferenced).
     await server.start();
+    await reads.warm();
     log.info(`Probe ${config.probeLocation} serves its reads`);
     return {
         async stop() {

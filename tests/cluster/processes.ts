@@ -9,9 +9,12 @@ import { CHECK_QUEUE } from '../../server/engine/queue-scheduler';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
+/** A remote probe (ROLE=probe) reads for its location and opens no database. */
+type Role = 'web' | 'worker' | 'probe';
+
 /** One console process of the cluster profile (`npm start` with ROLE and the shared PostgreSQL and Redis). */
 export interface ConsoleProcess {
-    role: 'web' | 'worker';
+    role: Role;
     child: ChildProcess;
     /** For `web`: where it listens. */
     url: string | null;
@@ -29,15 +32,21 @@ export async function freePort(): Promise<number> {
     return address.port;
 }
 
-/** Starts `server/main.ts start` with `env` and waits until it says it runs. */
+/**
+ * Starts `server/main.ts start` with `env` and waits until it says it runs; in the network namespace `netns` when
+ * given (`ip netns exec` execs node itself, so the pid is node's).
+ */
 export async function startConsole(
-    role: 'web' | 'worker',
+    role: Role,
     env: Record<string, string>,
-    timeoutMs = 60_000
+    timeoutMs = 60_000,
+    netns?: string
 ): Promise<ConsoleProcess> {
     const port = role === 'web' ? await freePort() : 0;
     // node itself with tsx's loader (not the tsx command, whose child would outlive a kill -9 of it).
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', 'start'], {
+    const node = [process.execPath, '--import', 'tsx', 'server/main.ts', 'start'];
+    const [command, ...args] = netns ? ['ip', 'netns', 'exec', netns, ...node] : node;
+    const child = spawn(command as string, args, {
         cwd: ROOT,
         env: { ...process.env, ...env, ROLE: role, PORT: String(port), UI_DIR: '', LOG_LEVEL: 'warn' },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,80 @@
+import { spawnSync } from 'node:child_process';
+import { randomInt } from 'node:crypto';
+import { once } from 'node:events';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+
+/**
+ * A network namespace a test creates (CI runs as root): a probe started in it reaches the host through one veth
+ * pair. The host side holds two addresses: `hostIp` (where the test forwards Redis) and `nodeIp` (where the chain
+ * simulator listens), so the namespace's way to the node can be cut while its way to the queue stays.
+ */
+export interface Netns {
+    name: string;
+    hostIp: string;
+    nodeIp: string;
+    /** Forwards `hostIp:<port>` to `target` (the host's Redis listens on loopback only); returns the port. */
+    forward(target: { host: string; port: number }): Promise<number>;
+    /** Cuts the namespace's route to the node: every connection there fails at once. */
+    cutNode(): void;
+    close(): Promise<void>;
+}
+
+function ip(...args: string[]): void {
+    const run = spawnSync('ip', args, { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`ip ${args.join(' ')}: ${run.stderr}`);
+}
+
+export async function createNetns(): Promise<Netns> {
+    const id = randomInt(1, 250);
+    const tag = `${process.pid % 10_000}x${id}`;
+    const name = `nm-probe-${tag}`;
+    const [hostIf, nsIf] = [`nmh${tag}`, `nmn${tag}`];
+    const [hostIp, nsIp, nodeIp] = [`10.231.${id}.1`, `10.231.${id}.2`, `10.232.${id}.1`];
+    ip('netns', 'add', name);
+    ip('link', 'add', hostIf, 'type', 'veth', 'peer', 'name', nsIf);
+    ip('link', 'set', nsIf, 'netns', name);
+    ip('addr', 'add', `${hostIp}/30`, 'dev', hostIf);
+    ip('addr', 'add', `${nodeIp}/32`, 'dev', hostIf);
+    ip('link', 'set', hostIf, 'up');
+    const inNs = (...args: string[]) => ip('netns', 'exec', name, 'ip', ...args);
+    inNs('addr', 'add', `${nsIp}/30`, 'dev', nsIf);
+    inNs('link', 'set', nsIf, 'up');
+    inNs('link', 'set', 'lo', 'up');
+    inNs('route', 'add', 'default', 'via', hostIp);
+    const servers: Server[] = [];
+    const sockets = new Set<Socket>();
+    return {
+        name,
+        hostIp,
+        nodeIp,
+        async forward(target) {
+            const server = createServer((client) => {
+                const upstream = createConnection(target);
+                for (const s of [client, upstream]) {
+                    sockets.add(s);
+                    s.on('close', () => sockets.delete(s));
+                    s.on('error', () => {
+                        client.destroy();
+                        upstream.destroy();
+                    });
+                }
+                client.pipe(upstream).pipe(client);
+            });
+            server.listen(0, hostIp);
+            await once(server, 'listening');
+            servers.push(server);
+            const address = server.address();
+            if (!address || typeof address === 'string') throw new Error('no port');
+            return address.port;
+        },
+        cutNode() {
+            inNs('route', 'add', 'prohibit', `${nodeIp}/32`);
+        },
+        async close() {
+            for (const s of sockets) s.destroy();
+            await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+            spawnSync('ip', ['link', 'del', hostIf]);
+            spawnSync('ip', ['netns', 'del', name]);
+        },
+    };
+}
