@@ -18,6 +18,7 @@ import {
 } from '../repositories/monitors';
 import { openIncidentsOf } from '../incidents/read';
 import { chainHaltsOf } from '../repositories/chain-halts';
+import { locationResultsOf } from '../repositories/location-results';
 import { inScope } from '../repositories/scope';
 import { configurations } from '../db/schema';
 import { listQuerySchema, planList, sendRange, toListQuery } from '../repositories/list-query';
@@ -121,7 +122,10 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
         async (req) => {
             const found = await getMonitor(db, scope(req), req.params.id);
             const incident = (await openIncidentsOf(db, [found.id])).get(found.id);
-            const [marked] = markSilenced(app.ctx.silences, [incident ? { ...found, incident } : found]);
+            const results = await locationResultsOf(db, found.id);
+            const [marked] = markSilenced(app.ctx.silences, [
+                { ...found, ...(incident ? { incident } : {}), ...(results ? { location_results: results } : {}) },
+            ]);
             return marked;
         }
     );

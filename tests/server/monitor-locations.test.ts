@@ -1,3 +1,5 @@
+import { monitorStates } from '../../server/db/schema';
+import { INITIAL_ALERT_STATE } from '../../server/engine/transitions';
 import { parse, stringify } from 'yaml';
 import { createWorld, type World } from './config-fixtures';
 import { auth } from './helpers';
@@ -40,6 +42,28 @@ describe('monitor locations and confirm', () => {
         expect(res.json()).toMatchObject({ locations: ['fra-1', 'sgp-1', 'local'], confirm: 2 });
         const read = await w.call('GET', `/api/monitors/${res.json().id}`, w.admin.access);
         expect(read.json()).toMatchObject({ locations: ['fra-1', 'sgp-1', 'local'], confirm: 2 });
+    });
+
+    it('answers each location’s latest result on one monitor checked from several', async () => {
+        const m = (await post({ locations: ['local', 'fra-1'], confirm: 2 })).json();
+        const results = [
+            { location: 'local', level: 'ok', message: null, latency_ms: 12.5, checked_at: '2026-01-01T00:00:00.000Z' },
+            {
+                location: 'fra-1',
+                level: 'error',
+                message: 'The node could not be reached',
+                latency_ms: 40,
+                checked_at: '2026-01-01T00:00:00.000Z',
+            },
+        ];
+        await w.t.app.ctx.db
+            .insert(monitorStates)
+            .values({ monitorId: m.id, state: { alert: INITIAL_ALERT_STATE, memory: null, locations: results } });
+        const read = await w.call('GET', `/api/monitors/${m.id}`, w.admin.access);
+        expect(read.json().location_results).toEqual(results);
+        // The lists leave it out; an edit that echoes it back is accepted.
+        const echoed = await w.call('PUT', `/api/monitors/${m.id}`, w.admin.access, { ...read.json(), name: 'echoed' });
+        expect(echoed.statusCode).toBe(200);
     });
 
     it.each([

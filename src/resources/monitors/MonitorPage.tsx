@@ -19,6 +19,7 @@ import { REFRESH_MS } from '../../custom/network-status/metricsQuery';
 import { ActiveChip } from '../../ui/ActiveChip';
 import { formatDateTime } from '../../ui/format';
 import { retryUnlessClientError } from '../../ui/retry';
+import { LocationResults } from './LocationResults';
 import { MonitorEditButton } from './MonitorEditButton';
 import { MonitorSettings } from './MonitorSettings';
 import { SilenceButton } from '../../custom/silences/SilenceButton';
@@ -140,6 +141,11 @@ export const MonitorPage = () => {
                                     {monitor.last_check ? formatDateTime(monitor.last_check) : 'Never'}
                                 </Detail>
                                 <Detail label="Last Error">{monitor.last_error || 'None'}</Detail>
+                                {(monitor.locations || monitor.confirm > 1) && (
+                                    <Detail label="Locations">
+                                        {`${monitor.locations?.join(', ') ?? 'All'}; Error when ${monitor.confirm} agree`}
+                                    </Detail>
+                                )}
                                 <Detail label="Incident">
                                     {monitor.incident ? <OpenIncidentLink incident={monitor.incident} /> : 'None open'}
                                 </Detail>
@@ -158,6 +164,7 @@ export const MonitorPage = () => {
                     </Card>
                 </Grid>
             </Grid>
+            <LocationResults monitor={monitor} />
             <MonitorHistoryPanel monitor={monitor} incidentSpans={incidentSpans} />
             <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
                 History

@@ -127,6 +127,52 @@ describe('monitor page', () => {
         expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
     });
 
+    it('shows each location’s latest result and latency for a monitor checked from several', async () => {
+        const at = '2024-05-01T10:00:00.000Z';
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/monitors/7': {
+                body: {
+                    ...monitor,
+                    status: true,
+                    last_error: 'Node unreachable; down from fra-1, up from local',
+                    locations: ['local', 'fra-1'],
+                    confirm: 2,
+                    location_results: [
+                        { location: 'local', level: 'ok', message: null, latency_ms: 12.4, checked_at: at },
+                        {
+                            location: 'fra-1',
+                            level: 'error',
+                            message: 'Node unreachable',
+                            latency_ms: 40,
+                            checked_at: at,
+                        },
+                    ],
+                },
+            },
+            'GET /api/audit/latest': { body: [] },
+        });
+        renderApp('/monitor/7');
+        const table = await screen.findByRole('table', { name: 'Latest result per location' });
+        const rows = within(table).getAllByRole('row');
+        expect(rows[1]).toHaveTextContent('localHealthy12 ms');
+        expect(rows[2]).toHaveTextContent('fra-1Error40 msNode unreachable');
+        expect(screen.getByText('Error when 2 of 2 locations see a failure')).toBeInTheDocument();
+        expect(screen.getByText('Locations:').parentElement).toHaveTextContent('local, fra-1; Error when 2 agree');
+    });
+
+    it('shows no location table for a monitor checked from one place', async () => {
+        stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/monitors/7': { body: { ...monitor, locations: null, confirm: 1 } },
+            'GET /api/audit/latest': { body: [] },
+        });
+        renderApp('/monitor/7');
+        expect(await screen.findByRole('heading', { name: 'Block height', level: 1 })).toBeInTheDocument();
+        expect(screen.queryByRole('table', { name: 'Latest result per location' })).not.toBeInTheDocument();
+        expect(screen.queryByText('Locations:')).not.toBeInTheDocument();
+    });
+
     it("shows 'Monitor not found' for an unknown id", async () => {
         stubApi({
             'GET /api/users/me': { body: superAdmin },
