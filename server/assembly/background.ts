@@ -61,6 +61,7 @@ export class BackgroundParts {
                     : undefined,
                 sharedState: Boolean(redisUrl),
                 locations: redisUrl ? { redisUrl, here: config.probeLocation } : undefined,
+                observations: ctx.sharedState.observations ?? undefined,
             }
         );
         ctx.engine = this.engine;

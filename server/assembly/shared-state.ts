@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../config';
 import { redisConnection } from '../db/redis';
+import { SharedObservations } from '../engine/observations';
 import { MemorySendLog, type SendLog } from '../notify/pacing';
 import { RedisSendLog } from '../notify/pacing-redis';
 import { FAILURE_WINDOW_MS, LoginLocks, type LoginLockStore } from '../services/login-locks';
@@ -18,6 +19,11 @@ export interface SharedState {
     loginLocks: LoginLockStore;
     /** When each notification channel was sent messages, for its pacing (server/notify/pacing.ts). */
     sendLog: SendLog;
+    /**
+     * Every monitor's latest check, whichever worker ran it, for /metrics (server/engine/observations.ts); null in the
+     * embedded profile, where the engine's memory holds them.
+     */
+    observations: SharedObservations | null;
     close(): Promise<void>;
 }
 
@@ -27,6 +33,7 @@ export function createSharedState(config: Pick<AppConfig, 'redisUrl'>, log: Fast
             redis: null,
             loginLocks: new LoginLocks(FAILURE_WINDOW_MS),
             sendLog: new MemorySendLog(),
+            observations: null,
             close: async () => {},
         };
     }
@@ -37,6 +44,7 @@ export function createSharedState(config: Pick<AppConfig, 'redisUrl'>, log: Fast
         redis,
         loginLocks: new RedisLoginLocks(redis, FAILURE_WINDOW_MS),
         sendLog: new RedisSendLog(redis),
+        observations: new SharedObservations(redis),
         close: async () => {
             redis.disconnect();
         },

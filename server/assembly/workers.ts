@@ -39,6 +39,11 @@ export class WorkerRegistry {
         this.redis?.on('error', (err) => log.warn(`Worker list: ${err.message}`));
     }
 
+    /** This process's id, as /api/health lists it and /metrics labels it. */
+    get id(): string {
+        return this.self.id;
+    }
+
     /** This process runs checks while `working` says so; in the cluster profile it says so every few seconds. */
     async join(working: () => boolean): Promise<void> {
         this.working = working;

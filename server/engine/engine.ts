@@ -1,3 +1,4 @@
+import type { SharedObservations } from './observations';
 import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChainDirectory } from '../chains/directory';
@@ -77,6 +78,8 @@ export interface EngineOptions {
      * and asks the other locations a monitor names for their readings. Absent (the embedded profile): one location.
      */
     locations?: { redisUrl: string; here: string };
+    /** Where each saved check is told for /metrics in the cluster profile, whichever worker ran it. */
+    observations?: Pick<SharedObservations, 'record'>;
 }
 
 const MAX_TIMEOUT_MS = 15_000;
@@ -466,6 +469,9 @@ export class Engine {
         if (!this.opts.sharedState) this.writer.record(record);
         // A result for a slot older than the saved one, or that another process saved meanwhile, is dropped.
         else if (!(await this.writer.commit(record, stored?.slot ?? null))) return;
+        this.opts.observations
+            ?.record(id, { checkedAt: now, durationMs, level: judged.verdict.level })
+            .catch((err) => this.log.warn(`Recording a check for /metrics failed: ${(err as Error).message}`));
         if (next.change) {
             // What a target does is no fault of the console: a failing target is a warning, a planned hold or a
             // recovery information, each with a `target` field; error is kept for the console's own faults.

@@ -1,7 +1,17 @@
-import { sql } from 'drizzle-orm';
+import { hostname } from 'node:os';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { AppContext } from '../context';
-import { companies, notificationChannels, outbox } from '../db/schema';
+import {
+    companies,
+    configurations,
+    monitorStates,
+    monitors,
+    notificationChannels,
+    outbox,
+    servers,
+} from '../db/schema';
+import type { Observation } from '../engine/engine';
 import { chainFamilies } from './chain-families';
 
 const LEVEL_VALUE = { ok: 0, warning: 1, error: 2 } as const;
@@ -23,11 +33,40 @@ const PER_MONITOR = [
 /** A label value as the text format wants it: backslash, double quote and newline escaped. */
 const labelValue = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
+/** What a per-monitor series is labelled with. */
+interface MonitorLabels {
+    company: string;
+    configuration: string;
+    chain: string;
+    server: string;
+    monitor: string;
+    monitorId: number;
+    type: string;
+}
+
+/** A monitor's lines of the per-monitor families, appended to `lines` (one list per family). */
+function monitorLines(lines: string[][], m: MonitorLabels, o: Observation): void {
+    const labels = `{company="${labelValue(m.company)}",configuration="${labelValue(m.configuration)}",chain="${labelValue(m.chain)}",server="${labelValue(m.server)}",monitor="${labelValue(m.monitor)}",monitor_id="${m.monitorId}",type="${m.type}"}`;
+    lines[0]?.push(`${PER_MONITOR[0][0]}${labels} ${LEVEL_VALUE[o.level]}`);
+    lines[1]?.push(`${PER_MONITOR[1][0]}${labels} ${o.checkedAt / 1000}`);
+    if (o.succeededAt !== null) lines[2]?.push(`${PER_MONITOR[2][0]}${labels} ${o.succeededAt / 1000}`);
+    lines[3]?.push(`${PER_MONITOR[3][0]}${labels} ${o.durationMs / 1000}`);
+}
+
 /**
  * The Prometheus page: one registry per app (tests build several apps in one process), filled at scrape time from
  * the engine's memory and two small queries, so nothing is spent between scrapes. prom-client collects metrics in
  * parallel, so everything is read first and the series are set before rendering.
- * Per-monitor series exist only where this process runs the engine.
+ *
+ * Which process the figures are of: every page is its own process's, and says which in
+ * `node_monitor_process_info{id,role,host,pid} 1` (id as /api/health's workers list it). In the cluster profile
+ * (several processes) the per-monitor families and `node_monitor_open_incidents` are the cluster's, not the
+ * process's: each worker records the checks it saved in Redis (server/engine/observations.ts) and every page reads
+ * them all there, so any `web` process answers the same series and each monitor appears once per page whichever
+ * worker checked it last (a Prometheus scraping several web processes gets them once per target: aggregate with
+ * `max without (instance)`, or scrape one). The engine figures, counters, chain-source and validator families and
+ * the process figures are this process's own (workers serve no HTTP, so in the cluster only an `all` process's
+ * engine figures are on a page). Embedded, everything comes from the one process's engine.
  */
 export function createPrometheus(ctx: AppContext): { render(): Promise<string>; contentType: string } {
     const registry = new Registry();
@@ -67,6 +106,12 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
         labelNames: ['channel_type'],
         registers: [registry],
     });
+    new Gauge({
+        name: 'node_monitor_process_info',
+        help: 'The process this page is of (its role: all, web or worker); always 1.',
+        labelNames: ['id', 'role', 'host', 'pid'],
+        registers: [registry],
+    }).set({ id: ctx.workers.id, role: ctx.config.role, host: hostname(), pid: String(process.pid) }, 1);
     const outboxRows = new Gauge({
         name: 'node_monitor_outbox_messages',
         help: 'Notifications kept in the outbox, by channel type and result (pending, sent, failed).',
@@ -103,25 +148,31 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
     /** Sets the engine figures and returns the per-monitor families as text. */
     async function walkEngine(): Promise<string> {
         const engine = ctx.engine;
+        const shared = ctx.sharedState.observations;
         let alerting = 0;
         const lines: string[][] = PER_MONITOR.map(([name, help]) => [`# HELP ${name} ${help}`, `# TYPE ${name} gauge`]);
         let chain = '';
+        const names = new Map(
+            (await ctx.db.select({ id: companies.id, name: companies.name }).from(companies)).map((c) => [c.id, c.name])
+        );
+        if (shared) alerting = await walkShared(shared, lines);
         if (engine) {
-            const names = new Map(
-                (await ctx.db.select({ id: companies.id, name: companies.name }).from(companies)).map((c) => [
-                    c.id,
-                    c.name,
-                ])
-            );
-            for (const { target, observation, alerting: open } of engine.monitors()) {
+            for (const { target, observation, alerting: open } of shared ? [] : engine.monitors()) {
                 if (open) alerting++;
                 if (!observation) continue;
-                const labels = `{company="${labelValue(names.get(target.configuration.companyId) ?? '')}",configuration="${labelValue(target.configuration.name)}",chain="${labelValue(target.configuration.chain)}",server="${labelValue(target.server?.name ?? '')}",monitor="${labelValue(target.name)}",monitor_id="${target.id}",type="${target.type}"}`;
-                lines[0]?.push(`${PER_MONITOR[0][0]}${labels} ${LEVEL_VALUE[observation.level]}`);
-                lines[1]?.push(`${PER_MONITOR[1][0]}${labels} ${observation.checkedAt / 1000}`);
-                if (observation.succeededAt !== null)
-                    lines[2]?.push(`${PER_MONITOR[2][0]}${labels} ${observation.succeededAt / 1000}`);
-                lines[3]?.push(`${PER_MONITOR[3][0]}${labels} ${observation.durationMs / 1000}`);
+                monitorLines(
+                    lines,
+                    {
+                        company: names.get(target.configuration.companyId) ?? '',
+                        configuration: target.configuration.name,
+                        chain: target.configuration.chain,
+                        server: target.server?.name ?? '',
+                        monitor: target.name,
+                        monitorId: target.id,
+                        type: target.type,
+                    },
+                    observation
+                );
             }
             chain = chainFamilies(engine, (id) => names.get(id) ?? '');
             const stats = engine.stats;
@@ -134,6 +185,61 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
         }
         openIncidents.set(alerting);
         return `${lines.map((family) => `${family.join('\n')}\n`).join('')}${chain}`;
+    }
+
+    /**
+     * The cluster's per-monitor lines: the checked monitors the engine would load (enabled, on an enabled
+     * configuration and server), with the latest check any worker recorded. Answers how many have an open incident.
+     */
+    async function walkShared(
+        shared: NonNullable<AppContext['sharedState']['observations']>,
+        lines: string[][]
+    ): Promise<number> {
+        const observed = await shared.all();
+        const rows = await ctx.db
+            .select({
+                id: monitors.id,
+                name: monitors.name,
+                type: monitors.type,
+                configuration: configurations.name,
+                chain: configurations.chain,
+                company: companies.name,
+                server: servers.name,
+                status: sql<string | null>`${monitorStates.state}->'alert'->>'status'`,
+            })
+            .from(monitors)
+            .innerJoin(configurations, eq(configurations.id, monitors.configurationId))
+            .innerJoin(companies, eq(companies.id, configurations.companyId))
+            .leftJoin(servers, eq(servers.id, monitors.serverId))
+            .leftJoin(monitorStates, eq(monitorStates.monitorId, monitors.id))
+            .where(
+                and(
+                    eq(monitors.isEnabled, true),
+                    eq(configurations.isEnabled, true),
+                    or(isNull(monitors.serverId), eq(servers.isEnabled, true))
+                )
+            )
+            .orderBy(monitors.id);
+        let alerting = 0;
+        for (const r of rows) {
+            if (r.status === 'alerting' || r.status === 'flapping') alerting++;
+            const o = observed.get(r.id);
+            if (!o) continue;
+            monitorLines(
+                lines,
+                {
+                    company: r.company,
+                    configuration: r.configuration,
+                    chain: r.chain,
+                    server: r.server ?? '',
+                    monitor: r.name,
+                    monitorId: r.id,
+                    type: r.type,
+                },
+                o
+            );
+        }
+        return alerting;
     }
 
     async function countOutbox(): Promise<void> {

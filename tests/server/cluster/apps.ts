@@ -21,11 +21,14 @@ export interface ClusterApps {
     close(): Promise<void>;
 }
 
-/** `n` apps on one fresh database and Redis database `redisDb`, emptied first; started one after another. */
+/**
+ * `n` apps on one fresh database and Redis database `redisDb`, emptied first; started one after another, each with
+ * `overrides` or, given a list, its own entry of it.
+ */
 export async function clusterApps(
     n: number,
     redisDb: number,
-    overrides: Partial<AppConfig> = {}
+    overrides: Partial<AppConfig> | Partial<AppConfig>[] = {}
 ): Promise<ClusterApps> {
     const url = redisUrl(redisDb);
     const redis = new Redis(redisConnection(url));
@@ -34,7 +37,14 @@ export async function clusterApps(
     const appSecret = randomBytes(32).toString('hex');
     const apps: TestApp[] = [];
     for (let i = 0; i < n; i++)
-        apps.push(await startAppOn({ databaseUrl: db.url, appSecret, redisUrl: url, ...overrides }));
+        apps.push(
+            await startAppOn({
+                databaseUrl: db.url,
+                appSecret,
+                redisUrl: url,
+                ...(Array.isArray(overrides) ? overrides[i] : overrides),
+            })
+        );
     return {
         apps,
         redis,
