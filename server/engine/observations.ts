@@ -41,6 +41,17 @@ export class SharedObservations {
         );
     }
 
+    /** Drops monitors no longer checked (deleted, disabled), so the hashes hold only what pages report. */
+    async forget(monitorIds: number[]): Promise<void> {
+        if (monitorIds.length === 0) return;
+        const fields = monitorIds.map(String);
+        await this.redis
+            .multi()
+            .hdel(LATEST, ...fields)
+            .hdel(SUCCEEDED, ...fields)
+            .exec();
+    }
+
     async all(): Promise<Map<number, Observation>> {
         const [latest, succeeded] = await Promise.all([this.redis.hgetall(LATEST), this.redis.hgetall(SUCCEEDED)]);
         const out = new Map<number, Observation>();

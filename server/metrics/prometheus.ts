@@ -221,8 +221,10 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
             )
             .orderBy(monitors.id);
         let alerting = 0;
+        const stale = new Set(observed.keys());
         for (const r of rows) {
             if (r.status === 'alerting' || r.status === 'flapping') alerting++;
+            stale.delete(r.id);
             const o = observed.get(r.id);
             if (!o) continue;
             monitorLines(
@@ -239,6 +241,7 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
                 o
             );
         }
+        await shared.forget([...stale]);
         return alerting;
     }
 
