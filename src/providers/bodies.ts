@@ -15,6 +15,8 @@ export const BODY_FIELDS: Record<string, readonly string[]> = {
         'type',
         'configuration_object',
         'service_id',
+        'locations',
+        'confirm',
     ],
     'notification-channels': ['name', 'type', 'configuration_object', 'is_enabled', 'company_id'],
     services: ['name', 'address', 'is_enabled', 'type', 'server_id'],

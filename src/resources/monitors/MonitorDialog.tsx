@@ -1,4 +1,4 @@
-import { BooleanInput, SelectInput, TextInput, useNotify } from 'react-admin';
+import { BooleanInput, NumberInput, SelectInput, TextInput, useNotify } from 'react-admin';
 
 import type { Monitor } from '../../../common/entities';
 import { MONITOR_CATALOGUE, MONITOR_TYPES, needsServer } from '../../../common/monitor-types';
@@ -96,6 +96,20 @@ export function MonitorDialog({
             />
             <BooleanInput source="is_enabled" label="Is Enabled" />
             <MonitorSettingsInputs />
+            <TextInput
+                source="locations"
+                label="Locations"
+                helperText="Probe locations that check it, comma-separated; empty: every location"
+                fullWidth
+            />
+            <NumberInput
+                source="confirm"
+                label="Confirm"
+                helperText="How many locations must see a failure before Error"
+                min={1}
+                step={1}
+                fullWidth
+            />
         </FormDialog>
     );
 }

@@ -22,6 +22,10 @@ export interface MonitorFormValues {
     server_id: number | '' | null;
     is_enabled: boolean;
     settings: Partial<Record<MonitorType, Record<string, unknown>>>;
+    /** The probe locations, comma-separated; empty checks from every location. */
+    locations: string;
+    /** How many locations must see a failure before Error. */
+    confirm: number | '';
 }
 
 export const isMonitorType = (value: unknown): value is MonitorType =>
@@ -41,7 +45,15 @@ export function storedSettings(type: MonitorType, json: string | null | undefine
 
 export function toMonitorFormValues(record?: Monitor, defaultServerId?: number | null): MonitorFormValues {
     if (!record) {
-        return { type: '', name: '', server_id: defaultServerId ?? null, is_enabled: true, settings: {} };
+        return {
+            type: '',
+            name: '',
+            server_id: defaultServerId ?? null,
+            is_enabled: true,
+            settings: {},
+            locations: '',
+            confirm: 1,
+        };
     }
     return {
         id: record.id,
@@ -52,6 +64,8 @@ export function toMonitorFormValues(record?: Monitor, defaultServerId?: number |
         settings: isMonitorType(record.type)
             ? { [record.type]: storedSettings(record.type, record.configuration_object) }
             : {},
+        locations: record.locations?.join(', ') ?? '',
+        confirm: record.confirm ?? 1,
     };
 }
 
@@ -111,10 +125,22 @@ export function toMonitorBody(values: MonitorFormValues & { type: MonitorType },
         server_id: serverId === null ? null : Number(serverId),
         type: values.type,
         configuration_object: JSON.stringify(settingsOf(values.type, settings)),
+        ...locationFields(values),
     };
 }
 
-const TOP_FIELDS = new Set(['name', 'type', 'server_id', 'is_enabled']);
+/** `locations` (null for every location) and `confirm`, as the API takes them; absent when the form has none. */
+function locationFields(values: Pick<MonitorFormValues, 'locations' | 'confirm'>) {
+    if (values.locations === undefined && values.confirm === undefined) return {};
+    const names = (values.locations ?? '')
+        .split(/[\s,]+/)
+        .map((l) => l.trim())
+        .filter(Boolean);
+    const confirm = values.confirm === '' || values.confirm === undefined ? 1 : Number(values.confirm);
+    return { locations: names.length ? names : null, confirm };
+}
+
+const TOP_FIELDS = new Set(['name', 'type', 'server_id', 'is_enabled', 'locations', 'confirm']);
 
 /** Server field errors placed on the form: setting errors (keyed by setting name) go under that setting. */
 export function toFormErrors(errors: Record<string, string> | undefined, type: MonitorType) {

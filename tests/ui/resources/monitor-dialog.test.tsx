@@ -160,6 +160,8 @@ describe('monitor dialog', () => {
             server_id: 10,
             type: 'nodeExporterDiskSpace',
             configuration_object: expect.any(String),
+            locations: null,
+            confirm: 1,
         });
         expect(JSON.parse(body.configuration_object as string)).toEqual({
             threshold: 90,
@@ -265,6 +267,22 @@ describe('monitor dialog', () => {
             await within(dialog).findByText('Validator Operator Address must be a bech32 valoper address')
         ).toBeInTheDocument();
         expect(field).toHaveAttribute('aria-invalid', 'true');
+    });
+
+    it('sends the locations and the confirmation count typed in, and every location when left empty', async () => {
+        const { user, calls } = setup({ 'PUT /api/monitors/8': { body: signMiss } });
+        await user.click(await screen.findByRole('button', { name: 'Edit monitor signing' }));
+        const dialog = await screen.findByRole('dialog');
+        expect(within(dialog).getByLabelText('Locations')).toHaveValue('');
+        expect(within(dialog).getByLabelText('Confirm')).toHaveValue(1);
+        await user.type(within(dialog).getByLabelText('Locations'), 'fra-1, sgp-1 local');
+        const confirm = within(dialog).getByLabelText('Confirm');
+        await user.clear(confirm);
+        await user.type(confirm, '2');
+        await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+        expect(await screen.findByText('Updated monitor successfully')).toBeInTheDocument();
+        const body = calls.find((c) => c.method === 'PUT')?.body as Record<string, unknown>;
+        expect(body).toMatchObject({ locations: ['fra-1', 'sgp-1', 'local'], confirm: 2 });
     });
 
     it('prefills from configuration_object when editing and sends the id', async () => {
