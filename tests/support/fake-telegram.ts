@@ -1,9 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
  * A loopback stand-in for the Telegram Bot API: records sendMessage calls and answers as scripted, and serves button
- * presses as Telegram does (getUpdates long-polling with offsets, answerCallbackQuery, editMessageReplyMarkup).
+ * presses as Telegram does (getUpdates long-polling with offsets, one poller per bot at a time, answerCallbackQuery,
+ * editMessageReplyMarkup).
  */
 export interface SentMessage {
     token: string;
@@ -59,6 +60,8 @@ export interface FakeTelegram {
     webhookSet: Set<string>;
     /** Every getUpdates call: the token and the offset asked for. */
     polls: { token: string; offset: number }[];
+    /** getUpdates requests ended by a newer one for the same bot (409, as Telegram does): two pollers of one bot. */
+    conflicts: { token: string; at: number }[];
     /** answerCallbackQuery calls. */
     answers: { callback_query_id: string; text?: string; show_alert?: boolean }[];
     /** editMessageReplyMarkup calls. */
@@ -109,6 +112,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
         script: [],
         webhookSet: new Set(),
         polls: [],
+        conflicts: [],
         answers: [],
         edits: [],
         press(p) {
@@ -155,6 +159,8 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
         }
         return pending();
     };
+    /** The getUpdates request held open per token: Telegram serves one at a time per bot. */
+    const holding = new Map<string, ServerResponse>();
     const server: Server = createServer((req, res) => {
         let raw = '';
         req.on('data', (c: Buffer) => {
@@ -180,7 +186,26 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
                                 "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
                         });
                     }
+                    // A second poller of the bot ends the request held open, with Telegram's own answer.
+                    const held = holding.get(token);
+                    if (held && !held.writableEnded && !held.destroyed) {
+                        fake.conflicts.push({ token, at: Date.now() });
+                        held.writeHead(409, { 'content-type': 'application/json' });
+                        held.end(
+                            JSON.stringify({
+                                ok: false,
+                                error_code: 409,
+                                description:
+                                    'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running',
+                            })
+                        );
+                    }
+                    holding.set(token, res);
+                    res.on('close', () => {
+                        if (holding.get(token) === res) holding.delete(token);
+                    });
                     const updates = await getUpdates(token, Number(params.offset ?? 0), Number(params.timeout ?? 0));
+                    if (holding.get(token) === res) holding.delete(token);
                     if (!res.writableEnded && !res.destroyed) json(200, { ok: true, result: updates });
                     return;
                 }

@@ -197,12 +197,19 @@ export class TelegramPollers {
                 if (updates.length === 0 && Date.now() - askedAt < 1000) await pause(1000, signal);
             } catch (err) {
                 if (signal.aborted) return;
-                if (err instanceof TelegramError && err.status === 409) {
+                if (err instanceof TelegramError && err.status === 409 && /webhook/i.test(err.description)) {
                     await this.setProblem(hash, WEBHOOK_SET, loop.channels).catch(() => {});
                     await pause(MAX_BACKOFF_MS, signal);
                     continue;
                 }
-                this.log.debug({ err }, 'Polling Telegram for button presses failed; trying again');
+                // Telegram's other 409, "terminated by other getUpdates request": another poller asked for this
+                // bot's updates (another console, or a process of this cluster taking over). Not a webhook: this
+                // loop backs off and asks again, and the offset in the database keeps a press from being applied twice.
+                if (err instanceof TelegramError && err.status === 409)
+                    this.log.warn(
+                        `Telegram channels ${loop.channels.map((c) => `"${c.name}"`).join(', ')}: another program polls the same bot (${err.description}); trying again`
+                    );
+                else this.log.debug({ err }, 'Polling Telegram for button presses failed; trying again');
                 await pause(backoff, signal);
                 backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
             }

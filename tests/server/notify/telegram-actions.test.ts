@@ -227,3 +227,20 @@ it('bad action settings answer 400 naming the field', async () => {
     expect(allow.statusCode).toBe(400);
     expect(allow.json().errors.allow_actions).toBe('Allow Actions (allow_actions) must be true or false');
 });
+
+it('two pollers of one bot (Telegram ends the older getUpdates with 409) are not taken for a webhook, and a press still acts', async () => {
+    for (const p of pollers.splice(0)) await p.stop();
+    const shared = '888888:SHARED-token';
+    await channel('Shared chat', { bot_token: shared, chat_id: CHAT });
+    const sent = await sendAlert({ bot_token: shared, chat_id: CHAT });
+    const { actions, calls } = fakeActions();
+    // Two consoles on one bot: each new getUpdates ends the other's.
+    startPollers(actions);
+    startPollers(actions);
+    await waitFor('a conflict', () => telegram.conflicts.some((c) => c.token === shared));
+    const id = press(sent?.reply_markup?.inline_keyboard[0]?.[0]?.callback_data ?? '', { token: shared });
+    expect((await answerFor(id)).text).toBe('Acknowledged by @alice');
+    expect(calls[0]).toMatchObject({ what: 'ack', target: INCIDENT });
+    const audit = await w.t.app.ctx.db.select().from(auditEntries).where(eq(auditEntries.companyId, w.acme));
+    expect(audit.filter((a) => a.message.startsWith('Notification channel "Shared chat": '))).toEqual([]);
+});
