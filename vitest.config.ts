@@ -18,6 +18,9 @@ const cluster = {
         environment: 'node',
         testTimeout: 60_000,
         hookTimeout: 180_000,
+        // Each file runs its own web and worker processes on the one Redis database (REDIS_DB) and flushes it: one
+        // file at a time, so no file's workers take another's check jobs, and the 2 cores are not shared.
+        maxWorkers: 1,
     },
 };
 

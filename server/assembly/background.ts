@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context';
+import { SessionLock } from '../db/session-lock';
 import { Engine } from '../engine/engine';
 import { QueueScheduler } from '../engine/queue-scheduler';
 import { Watchdog } from '../engine/watchdog';
@@ -10,14 +11,18 @@ import { telegramActions } from '../incidents/telegram-actions';
 import { OutboxDispatcher } from '../notify/outbox';
 import { TelegramPollers } from '../notify/telegram/poller';
 
+/** The advisory lock's number (pg_try_advisory_lock): "NMSI" in ASCII, used for nothing else on the database. */
+const SINGLETONS_LOCK = 0x4e4d5349;
+
 /**
  * The composition root of the parts that run beside the API: the engine, the outbox, the Telegram pollers, the
  * incident sweeper, the history pruner and the watchdog. Each is handed only the ports it takes (the store it
  * writes, the clock, the events it follows), never the whole app context, so none of them depends on the others
- * or on the HTTP side.
+ * or on the HTTP side. In the cluster profile every worker checks and delivers, and one of them at a time runs
+ * the rest (start() says why).
  */
 export class BackgroundParts {
-    /** Asked by /api/health in every process; sends the heartbeat where the engine runs. */
+    /** Asked by /api/health in every process; sends the heartbeat where the cluster-wide duties run. */
     readonly watchdog: Watchdog;
     private engine: Engine | null = null;
     private outbox: OutboxDispatcher | null = null;
@@ -25,6 +30,8 @@ export class BackgroundParts {
     private readonly sweeper: IncidentSweeper;
     private readonly pruner: HistoryPruner;
     private readonly packer: HistoryPacker;
+    /** The cluster profile's lock on the parts that run in one process only. */
+    private singletons: SessionLock | null = null;
 
     constructor(
         private readonly ctx: AppContext,
@@ -41,7 +48,11 @@ export class BackgroundParts {
     async start(): Promise<void> {
         const { ctx, log } = this;
         const { db, dbHealth, events, egress, http, config, keys } = ctx;
-        const redisUrl = config.redisUrl;
+        // The cluster profile (REDIS_URL; config.ts insists on DATABASE_URL beside it): this process is one of several.
+        const cluster =
+            config.redisUrl && config.databaseUrl
+                ? { redisUrl: config.redisUrl, databaseUrl: config.databaseUrl }
+                : null;
         this.engine = new Engine(
             {
                 db,
@@ -55,12 +66,12 @@ export class BackgroundParts {
             },
             log,
             {
-                // The cluster profile: checks are scheduled on BullMQ and run by whichever worker takes them.
-                schedule: redisUrl
-                    ? (run, concurrency) => new QueueScheduler(run, concurrency, { redisUrl, log })
+                // Checks are scheduled on BullMQ and run by whichever worker takes them.
+                schedule: cluster
+                    ? (run, concurrency) => new QueueScheduler(run, concurrency, { redisUrl: cluster.redisUrl, log })
                     : undefined,
-                sharedState: Boolean(redisUrl),
-                locations: redisUrl ? { redisUrl, here: config.probeLocation } : undefined,
+                sharedState: cluster !== null,
+                locations: cluster ? { redisUrl: cluster.redisUrl, here: config.probeLocation } : undefined,
                 observations: ctx.sharedState.observations ?? undefined,
             }
         );
@@ -68,7 +79,7 @@ export class BackgroundParts {
         await this.engine.start();
         const senders = { http, config, egress, keys: { secretsAtRest: keys.secretsAtRest } };
         this.outbox = new OutboxDispatcher(
-            { ...senders, db, dbHealth, events, shared: Boolean(redisUrl), sendLog: ctx.sharedState.sendLog },
+            { ...senders, db, dbHealth, events, shared: cluster !== null, sendLog: ctx.sharedState.sendLog },
             log
         );
         this.outbox.start();
@@ -76,13 +87,28 @@ export class BackgroundParts {
         this.pollers = new TelegramPollers({ ...senders, db, events }, log, {
             actions: telegramActions({ db, events, silences: ctx.silences }),
         });
-        this.pollers.start();
-        this.sweeper.start();
         this.watchdog.start();
-        if (config.history.enabled) {
-            this.pruner.start();
-            this.packer.start();
+        if (!cluster) {
+            await this.startSingletons();
+            return;
         }
+        // The parts below would each run once per worker: three workers would send three heartbeats and three
+        // notices of a failing channel, poll one bot three times (Telegram ends all but the newest getUpdates with
+        // 409) and sweep and prune three times. They run in the one process that holds a PostgreSQL advisory lock:
+        // the database releases it when the holder's connection ends, a process killed with -9 included, and another
+        // takes it within seconds. A BullMQ job scheduler would do for the periodic parts but not for the pollers,
+        // which hold a long request open all the time; one lock for all keeps them in one place.
+        this.singletons = new SessionLock(
+            {
+                databaseUrl: cluster.databaseUrl,
+                key: SINGLETONS_LOCK,
+                name: 'the cluster-wide duties',
+                onAcquired: () => this.startSingletons(),
+                onLost: () => this.stopSingletons(),
+            },
+            log
+        );
+        this.singletons.start();
     }
 
     /** Stops everything started, the engine first so it flushes its results while the database is open. */
@@ -90,6 +116,23 @@ export class BackgroundParts {
         this.watchdog.stop();
         await this.engine?.stop();
         await this.outbox?.stop();
+        if (this.singletons) await this.singletons.stop();
+        else await this.stopSingletons();
+    }
+
+    /** The heartbeat, channel notices, Telegram pollers, incident sweeper and history upkeep. */
+    private async startSingletons(): Promise<void> {
+        this.pollers?.start();
+        this.sweeper.start();
+        this.watchdog.startReports();
+        if (this.ctx.config.history.enabled) {
+            this.pruner.start();
+            this.packer.start();
+        }
+    }
+
+    private async stopSingletons(): Promise<void> {
+        this.watchdog.stopReports();
         await this.pollers?.stop();
         await this.sweeper.stop();
         await this.pruner.stop();

@@ -59,6 +59,7 @@ export class Watchdog {
     private started = -1;
     private progressAt = Date.now();
     private timers: NodeJS.Timeout[] = [];
+    private reports: NodeJS.Timeout[] = [];
     /** Tells the super admins of a channel the outbox has not delivered to for 15 minutes. */
     readonly channels: ChannelWatch;
     /** What the outbox holds, read at most once a second however often /api/health is asked (routes/health.ts). */
@@ -99,16 +100,33 @@ export class Watchdog {
         this.channels = new ChannelWatch(ctx, log, now);
     }
 
+    /** Samples this process's engine, for /api/health; every process that runs checks does. */
     start(): void {
-        this.timers = [
-            setInterval(() => this.sample(), SAMPLE_MS),
-            setInterval(() => void this.beat(), this.ctx.config.heartbeatIntervalSeconds * 1000),
-            setInterval(() => void this.watchChannels(), CHANNEL_WATCH_MS),
-        ];
+        this.timers = [setInterval(() => this.sample(), SAMPLE_MS)];
         for (const t of this.timers) t.unref();
     }
 
+    /**
+     * Sends the heartbeat and the channel notices, which leave the console: one process of the cluster does
+     * (server/assembly/background.ts), so operators get one of each, not one per worker.
+     */
+    startReports(): void {
+        // Another process may have told of failures since this one last did: read them again from the outbox.
+        this.channels.forget();
+        this.reports = [
+            setInterval(() => void this.beat(), this.ctx.config.heartbeatIntervalSeconds * 1000),
+            setInterval(() => void this.watchChannels(), CHANNEL_WATCH_MS),
+        ];
+        for (const t of this.reports) t.unref();
+    }
+
+    stopReports(): void {
+        for (const t of this.reports) clearInterval(t);
+        this.reports = [];
+    }
+
     stop(): void {
+        this.stopReports();
         for (const t of this.timers) clearInterval(t);
         this.timers = [];
     }

@@ -31,6 +31,11 @@ export class ChannelWatch {
         private readonly now: () => number = () => Date.now()
     ) {}
 
+    /** Reads the failures told from the outbox again at the next check (another process may have told some). */
+    forget(): void {
+        this.told = null;
+    }
+
     /** One look at every channel; queues the notices that are due. */
     async check(): Promise<void> {
         const told = this.told ?? (await this.loadTold());

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import type { AppEvent } from '../../server/events';
 import { redisConnection } from '../../server/db/redis';
 import { CHECK_QUEUE } from '../../server/engine/queue-scheduler';
@@ -11,6 +12,26 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 
 /** A remote probe (ROLE=probe) reads for its location and opens no database. */
 type Role = 'web' | 'worker' | 'probe';
+
+/** The machine's PostgreSQL; each test file makes a database of its own on it (clusterDatabase). */
+export const PG_BASE = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** Database 11 unless REDIS_DB names another, so two runs on one machine keep apart. */
+export const REDIS_URL = `${process.env.REDIS_BASE_URL ?? 'redis://127.0.0.1:6379'}/${process.env.REDIS_DB ?? 11}`;
+
+export async function adminQuery(query: string): Promise<void> {
+    const c = new pg.Client({ connectionString: PG_BASE });
+    await c.connect();
+    await c.query(query);
+    await c.end();
+}
+
+/** A new database on the machine's PostgreSQL: its URL, and how to drop it with every connection to it. */
+export async function clusterDatabase(name: string): Promise<{ url: string; drop: () => Promise<void> }> {
+    await adminQuery(`CREATE DATABASE ${name}`);
+    const url = new URL(PG_BASE);
+    url.pathname = `/${name}`;
+    return { url: url.toString(), drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
 
 /** One console process of the cluster profile (`npm start` with ROLE and the shared PostgreSQL and Redis). */
 export interface ConsoleProcess {

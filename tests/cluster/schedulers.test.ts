@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
-import pg from 'pg';
 import WebSocket from 'ws';
 import { deriveKey } from '../../server/auth/keys';
 import { encryptSecret } from '../../server/auth/secrets';
@@ -20,20 +19,18 @@ import {
 import { type FakeTelegram, startFakeTelegram } from '../support/fake-telegram';
 import { type ChainSim, startChainSim } from '../../tools/chain-sim';
 import { waitFor } from '../server/seed';
-import { type ConsoleProcess, RedisProbe, startConsole, stopConsole } from './processes';
+import { type ConsoleProcess, clusterDatabase, REDIS_URL, RedisProbe, startConsole, stopConsole } from './processes';
 
 /**
  * The cluster profile with real processes: one `web` and three `worker` consoles on one PostgreSQL database and one
  * Redis database of this file's own, checking blockCheck monitors every 5 s against the chain simulator. The cases
  * share the processes and run in order.
  */
-const PG_BASE = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-// Database 11 unless REDIS_DB names another, so two runs on one machine keep apart.
-const REDIS_URL = `${process.env.REDIS_BASE_URL ?? 'redis://127.0.0.1:6379'}/${process.env.REDIS_DB ?? 11}`;
 const ROOT = new URL('../..', import.meta.url).pathname;
 
 const dbName = `nm_cluster_${randomBytes(6).toString('hex')}`;
 let databaseUrl: string;
+let dropDatabase: (() => Promise<void>) | undefined;
 let database: Database;
 let redis: RedisProbe;
 let sim: ChainSim;
@@ -46,13 +43,6 @@ let web2: ConsoleProcess;
 const workers: ConsoleProcess[] = [];
 const monitorIds: number[] = [];
 let disabledIds: number[] = [];
-
-async function admin(query: string): Promise<void> {
-    const c = new pg.Client({ connectionString: PG_BASE });
-    await c.connect();
-    await c.query(query);
-    await c.end();
-}
 
 const health = async () => {
     const res = await fetch(`${web.url}/api/health`);
@@ -85,10 +75,9 @@ const lastChecks = async (ids: number[]) =>
         .where(inArray(monitors.id, ids));
 
 beforeAll(async () => {
-    await admin(`CREATE DATABASE ${dbName}`);
-    const url = new URL(PG_BASE);
-    url.pathname = `/${dbName}`;
-    databaseUrl = url.toString();
+    const created = await clusterDatabase(dbName);
+    databaseUrl = created.url;
+    dropDatabase = created.drop;
     database = await openDatabase({ databaseUrl, dataDir: '' });
     redis = new RedisProbe(REDIS_URL);
     await redis.flush();
@@ -153,7 +142,7 @@ afterAll(async () => {
     await database?.close();
     await sim?.close();
     await telegram?.close();
-    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await dropDatabase?.();
 });
 
 describe('the cluster profile', () => {
