@@ -109,9 +109,11 @@ export class SessionLock {
             keepAlive: true,
         });
         // A connection that ends between steps ends the lock with it: stop at once, not at the next probe.
-        client.on('error', () => {
+        const lost = () => {
             if (this.client === client) void this.serial(() => this.drop());
-        });
+        };
+        client.on('error', lost);
+        client.on('end', lost);
         try {
             await client.connect();
             await client.query(SERVER_KEEPALIVES);
