@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context';
 import { SessionLock } from '../db/session-lock';
+import { CompanySlots } from '../engine/company-slots';
 import { Engine } from '../engine/engine';
 import { QueueScheduler } from '../engine/queue-scheduler';
 import { Watchdog } from '../engine/watchdog';
@@ -53,6 +54,8 @@ export class BackgroundParts {
             config.redisUrl && config.databaseUrl
                 ? { redisUrl: config.redisUrl, databaseUrl: config.databaseUrl }
                 : null;
+        // Each company's checks in flight, held to its cap across the cluster's workers.
+        const slots = cluster && ctx.sharedState.redis ? new CompanySlots(ctx.sharedState.redis) : null;
         this.engine = new Engine(
             {
                 db,
@@ -67,9 +70,11 @@ export class BackgroundParts {
             log,
             {
                 // Checks are scheduled on BullMQ and run by whichever worker takes them.
-                schedule: cluster
-                    ? (run, concurrency) => new QueueScheduler(run, concurrency, { redisUrl: cluster.redisUrl, log })
-                    : undefined,
+                schedule:
+                    cluster && slots
+                        ? (run, concurrency) =>
+                              new QueueScheduler(run, concurrency, { redisUrl: cluster.redisUrl, log, slots })
+                        : undefined,
                 sharedState: cluster !== null,
                 locations: cluster ? { redisUrl: cluster.redisUrl, here: config.probeLocation } : undefined,
                 observations: ctx.sharedState.observations ?? undefined,

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type Job, Queue, Worker } from 'bullmq';
+import { DelayedError, type Job, Queue, Worker } from 'bullmq';
 import { redisConnection } from '../db/redis';
+import type { CompanySlots } from './company-slots';
 import type { JobRunner, JobSchedule, SchedulerStats } from './scheduler';
 
 /** The BullMQ queue of checks: one job scheduler per enabled monitor, keyed by its id. */
@@ -16,6 +17,8 @@ const STALLED_SWEEP_MS = 10_000;
 /** Redis is compared with the monitors this often besides after each reload (a Redis that lost its data). */
 const RECONCILE_MS = 30_000;
 const LAG_SAMPLES = 50_000;
+/** A check whose company has no slot free is tried again after this (plus up to as much again, spread). */
+const SLOT_RETRY_MS = 250;
 
 interface CheckJob {
     monitorId: number;
@@ -25,6 +28,8 @@ export interface QueueSchedulerOptions {
     /** `redis://host:port/db`. */
     redisUrl: string;
     log: FastifyBaseLogger;
+    /** Each company's checks in flight across the cluster, held to its cap. */
+    slots: CompanySlots;
 }
 
 /**
@@ -35,12 +40,18 @@ export interface QueueSchedulerOptions {
  * corrected by the next reconcile of any worker. BullMQ queues a monitor's next run before the current one starts,
  * so a dead worker delays only the job it held.
  *
- * Group caps (a company's `max_concurrent_checks`) hold per process here, not across the cluster.
+ * Group caps (a company's `max_concurrent_checks`) hold across the cluster: a check takes one of its company's
+ * slots in Redis (company-slots.ts) before it runs. One that finds none free goes back to BullMQ's delayed set for
+ * a moment, so it holds no worker slot while it waits and another company's checks go on; one that would wait past
+ * its monitor's next run is skipped, as the in-process Scheduler skips a run whose previous one is still busy.
  */
 export class QueueScheduler implements JobSchedule {
     private readonly queue: Queue<CheckJob>;
     private worker: Worker<CheckJob> | null = null;
     private readonly wanted = new Map<number, number>();
+    /** The group (company) of each monitor, and each group's cap on checks in flight. */
+    private readonly groups = new Map<number, number>();
+    private limits = new Map<number, number>();
     private syncing: Promise<void> | null = null;
     private again = false;
     private started = false;
@@ -67,14 +78,19 @@ export class QueueScheduler implements JobSchedule {
         return this.inFlight;
     }
 
-    setGroupLimits(): void {}
+    setGroupLimits(limits: Map<number, number>): void {
+        this.limits = new Map(limits);
+    }
 
-    upsert(id: number, intervalMs: number): void {
+    upsert(id: number, intervalMs: number, _firstDelayMaxMs?: number, group?: number): void {
         this.wanted.set(id, intervalMs);
+        if (group === undefined) this.groups.delete(id);
+        else this.groups.set(id, group);
     }
 
     remove(id: number): void {
         this.wanted.delete(id);
+        this.groups.delete(id);
     }
 
     loaded(): void {
@@ -90,7 +106,7 @@ export class QueueScheduler implements JobSchedule {
         this.started = true;
         if (this.complete) await this.reconcile();
         this.timer = setInterval(() => this.reconcileSoon(), RECONCILE_MS);
-        this.worker = new Worker<CheckJob>(CHECK_QUEUE, (job) => this.process(job), {
+        this.worker = new Worker<CheckJob>(CHECK_QUEUE, (job, token) => this.process(job, token), {
             connection: redisConnection(this.opts.redisUrl),
             concurrency: this.concurrency,
             lockDuration: LOCK_MS,
@@ -115,16 +131,33 @@ export class QueueScheduler implements JobSchedule {
         return new Map(all.map((s) => [Number(s.key), s.every]));
     }
 
-    private async process(job: Job<CheckJob>): Promise<void> {
+    private async process(job: Job<CheckJob>, token?: string): Promise<void> {
         const due = job.opts.prevMillis ?? job.timestamp;
+        const id = job.data.monitorId;
+        const group = this.groups.get(id);
+        const cap = group === undefined ? undefined : this.limits.get(group);
+        const holder = `${job.id}:${token ?? ''}`;
+        if (group !== undefined && cap !== undefined && !(await this.opts.slots.acquire(group, cap, holder))) {
+            const retryAt = Date.now() + SLOT_RETRY_MS * (1 + Math.random());
+            if (retryAt >= due + (this.wanted.get(id) ?? 0)) {
+                this.stats.skipped++;
+                return;
+            }
+            await job.moveToDelayed(retryAt, token);
+            throw new DelayedError();
+        }
         this.stats.lags.push(Math.max(0, Date.now() - due));
         if (this.stats.lags.length > LAG_SAMPLES) this.stats.lags.splice(0, this.stats.lags.length - LAG_SAMPLES);
         this.stats.started++;
         this.inFlight++;
         try {
-            await this.run(job.data.monitorId, due);
+            await this.run(id, due);
         } finally {
             this.inFlight--;
+            if (group !== undefined && cap !== undefined)
+                await this.opts.slots
+                    .release(group, holder)
+                    .catch((err) => this.opts.log.warn(`Giving back a company's check slot failed: ${err.message}`));
         }
     }
 

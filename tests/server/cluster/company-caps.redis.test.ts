@@ -1,0 +1,67 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { companies } from '../../../server/db/schema';
+import { seedCompany } from '../helpers';
+import { seedNode, waitFor } from '../seed';
+import { type ClusterApps, clusterApps } from './apps';
+
+/**
+ * A company's `max_concurrent_checks` in the cluster profile: two workers take its checks from BullMQ, and between
+ * them never run more than its cap at once. Its six monitors read a node that never answers (each read holds on
+ * until its 2 s timeout), so every check is in flight as long as it can be; the node counts the reads open at once.
+ */
+const CAP = 2;
+let c: ClusterApps;
+let hanging: Server;
+let open = 0;
+let mostOpen = 0;
+let reads = 0;
+
+function app(i: number) {
+    const t = c.apps[i];
+    if (!t) throw new Error(`no app ${i}`);
+    return t.app;
+}
+
+beforeAll(async () => {
+    hanging = createServer((req, res) => {
+        reads++;
+        mostOpen = Math.max(mostOpen, ++open);
+        req.socket.on('close', () => open--);
+        // Never answered: the check gives up at its timeout and closes the connection.
+        void res;
+    });
+    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+    c = await clusterApps(2, 15, { role: 'worker', engineEnabled: true });
+    const db = app(0).ctx.db;
+    const companyId = await seedCompany(app(0), 'Hanging targets');
+    await db.update(companies).set({ maxConcurrentChecks: CAP }).where(eq(companies.id, companyId));
+    for (let i = 0; i < 6; i++) {
+        const { monitorId } = await seedNode(app(0), {
+            companyId,
+            services: [{ type: 'rpc', address: url }],
+            monitor: {
+                type: 'blockCheck',
+                name: `hanging ${i}`,
+                settings: { miss_tolerance: 3, miss_tolerance_period_seconds: 30, sleep_duration_seconds: 2 },
+            },
+        });
+        app(0).ctx.events.emit({ name: 'MONITOR_CREATED', monitorId });
+    }
+});
+afterAll(async () => {
+    await c?.close();
+    hanging?.closeAllConnections();
+    await new Promise((r) => hanging?.close(r));
+});
+
+it("two workers together run no more of a company's checks at once than its cap", { timeout: 60_000 }, async () => {
+    // Enough reads for every monitor to have been due several times over.
+    await waitFor('12 reads of the hanging node', () => reads >= 12, 45_000);
+    expect(mostOpen).toBeLessThanOrEqual(CAP);
+    // Both workers ran some of them.
+    expect(app(0).ctx.engine?.stats.scheduler.started).toBeGreaterThan(0);
+    expect(app(1).ctx.engine?.stats.scheduler.started).toBeGreaterThan(0);
+});
