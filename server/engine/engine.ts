@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { SharedObservations } from './observations';
 import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
@@ -92,6 +93,13 @@ export interface Observation {
     durationMs: number;
     level: 'ok' | 'warning' | 'error';
 }
+
+/** Which settings a monitor's memory is kept under: its type and settings, hashed. */
+export const memoryKeyOf = (t: Pick<MonitorTarget, 'type' | 'settings'>) =>
+    createHash('sha256')
+        .update(`${t.type}\n${JSON.stringify(t.settings)}`)
+        .digest('base64url')
+        .slice(0, 16);
 
 /** The monitor's own interval, but never shorter than its company's minimum (the company's engine quota). */
 export const intervalMsOf = (t: MonitorTarget) =>
@@ -318,6 +326,10 @@ export class Engine {
         return this.states.get(monitorId);
     }
 
+    /**
+     * Forgets this process's memory of a monitor whose settings changed. In the cluster profile each check starts
+     * from the stored state instead, whose `memoryOf` says which settings its memory is of (see runOnce).
+     */
     private forgetMemoryIfSettingsChanged(before: MonitorTarget, after: MonitorTarget): void {
         if (before.type === after.type && JSON.stringify(before.settings) === JSON.stringify(after.settings)) return;
         const state = this.states.get(after.id);
@@ -380,7 +392,13 @@ export class Engine {
         let durationMs = performance.now() - startedAt;
         const now = this.now();
         const stored = this.opts.sharedState ? await this.writer.stateOf(id) : undefined;
-        const prev = stored ?? this.states.get(id) ?? { alert: INITIAL_ALERT_STATE, memory: undefined };
+        const memoryOf = this.opts.sharedState ? memoryKeyOf(target) : undefined;
+        // The stored memory was kept under other settings: start it afresh (forgetMemoryIfSettingsChanged, shared).
+        const kept =
+            stored?.memoryOf !== undefined && stored.memoryOf !== memoryOf
+                ? { ...stored, memory: undefined, locationMemory: undefined }
+                : stored;
+        const prev = kept ?? this.states.get(id) ?? { alert: INITIAL_ALERT_STATE, memory: undefined };
         // Several locations: each reading is evaluated on its own and weighed against the monitor's `confirm`.
         const weighed = across
             ? weighLocations(
@@ -427,7 +445,7 @@ export class Engine {
         });
         const { blindSince, next } = judged;
         const state: PersistedState = {
-            ...(this.opts.sharedState ? { slot: slot ?? now } : {}),
+            ...(this.opts.sharedState ? { slot: slot ?? now, memoryOf } : {}),
             alert: next.state,
             memory: judged.memory,
             ...(blindSince !== undefined ? { blindSince } : {}),

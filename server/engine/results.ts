@@ -30,6 +30,11 @@ export interface PersistedState {
     locations?: LocationResult[];
     /** Each location's own memory of the check, when several locations check it (across-locations.ts). */
     locationMemory?: Record<string, unknown>;
+    /**
+     * The cluster profile: which settings the memory was kept under (memoryKeyOf). A worker that finds other
+     * settings now starts the memory afresh, as the embedded engine does on an edit, whichever process saw the edit.
+     */
+    memoryOf?: string;
 }
 
 export interface CheckRecord {
