@@ -48,7 +48,8 @@ export interface QueueSchedulerOptions {
 export class QueueScheduler implements JobSchedule {
     private readonly queue: Queue<CheckJob>;
     private worker: Worker<CheckJob> | null = null;
-    private readonly wanted = new Map<number, number>();
+    /** Monitor id → its interval, and how far its first run may be put off (spread, as the in-process Scheduler does). */
+    private readonly wanted = new Map<number, { every: number; firstDelayMaxMs: number }>();
     /** The group (company) of each monitor, and each group's cap on checks in flight. */
     private readonly groups = new Map<number, number>();
     private limits = new Map<number, number>();
@@ -82,8 +83,8 @@ export class QueueScheduler implements JobSchedule {
         this.limits = new Map(limits);
     }
 
-    upsert(id: number, intervalMs: number, _firstDelayMaxMs?: number, group?: number): void {
-        this.wanted.set(id, intervalMs);
+    upsert(id: number, intervalMs: number, firstDelayMaxMs = intervalMs, group?: number): void {
+        if (this.wanted.get(id)?.every !== intervalMs) this.wanted.set(id, { every: intervalMs, firstDelayMaxMs });
         if (group === undefined) this.groups.delete(id);
         else this.groups.set(id, group);
     }
@@ -139,7 +140,7 @@ export class QueueScheduler implements JobSchedule {
         const holder = `${job.id}:${token ?? ''}`;
         if (group !== undefined && cap !== undefined && !(await this.opts.slots.acquire(group, cap, holder))) {
             const retryAt = Date.now() + SLOT_RETRY_MS * (1 + Math.random());
-            if (retryAt >= due + (this.wanted.get(id) ?? 0)) {
+            if (retryAt >= due + (this.wanted.get(id)?.every ?? 0)) {
                 this.stats.skipped++;
                 return;
             }
@@ -183,11 +184,14 @@ export class QueueScheduler implements JobSchedule {
     private async reconcile(): Promise<void> {
         const have = await this.schedulers();
         const wanted = new Map(this.wanted);
-        for (const [id, every] of wanted) {
+        for (const [id, { every, firstDelayMaxMs }] of wanted) {
             if (have.get(id) === every) continue;
+            // A scheduler runs first at its start date, then every `every` from there: without one, all the
+            // schedulers made in one reconcile would run in the same second of every interval, a burst each time.
+            const startDate = Date.now() + Math.random() * Math.min(firstDelayMaxMs, every);
             await this.queue.upsertJobScheduler(
                 String(id),
-                { every },
+                { every, startDate },
                 { name: 'check', data: { monitorId: id }, opts: { removeOnComplete: true, removeOnFail: true } }
             );
         }

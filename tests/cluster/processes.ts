@@ -10,8 +10,8 @@ import { CHECK_QUEUE } from '../../server/engine/queue-scheduler';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
-/** A remote probe (ROLE=probe) reads for its location and opens no database. */
-type Role = 'web' | 'worker' | 'probe';
+/** `all` is the single process; a remote probe (ROLE=probe) reads for its location and opens no database. */
+type Role = 'all' | 'web' | 'worker' | 'probe';
 
 /** The machine's PostgreSQL; each test file makes a database of its own on it (clusterDatabase). */
 export const PG_BASE = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -37,7 +37,7 @@ export async function clusterDatabase(name: string): Promise<{ url: string; drop
 export interface ConsoleProcess {
     role: Role;
     child: ChildProcess;
-    /** For `web`: where it listens. */
+    /** For `web` and `all`: where it listens. */
     url: string | null;
     output: string[];
     exited: Promise<number | null>;
@@ -63,7 +63,8 @@ export async function startConsole(
     timeoutMs = 60_000,
     netns?: string
 ): Promise<ConsoleProcess> {
-    const port = role === 'web' ? await freePort() : 0;
+    const listens = role === 'web' || role === 'all';
+    const port = listens ? await freePort() : 0;
     // node itself with tsx's loader (not the tsx command, whose child would outlive a kill -9 of it).
     const node = [process.execPath, '--import', 'tsx', 'server/main.ts', 'start'];
     const [command, ...args] = netns ? ['ip', 'netns', 'exec', netns, ...node] : node;
@@ -91,7 +92,7 @@ export async function startConsole(
         });
     });
     await ready;
-    return { role, child, url: role === 'web' ? `http://127.0.0.1:${port}` : null, output, exited };
+    return { role, child, url: listens ? `http://127.0.0.1:${port}` : null, output, exited };
 }
 
 /** Stops a process: SIGTERM (a clean stop) or SIGKILL (a crash). */
@@ -122,6 +123,12 @@ export class RedisProbe {
     async schedulers(): Promise<Map<string, number | undefined>> {
         const all = await this.queue.getJobSchedulers(0, -1);
         return new Map(all.map((s) => [s.key, s.every]));
+    }
+
+    /** Where in its interval each job scheduler runs (ms after a multiple of it). */
+    async phases(): Promise<number[]> {
+        const all = await this.queue.getJobSchedulers(0, -1);
+        return all.flatMap((s) => (s.every && s.next ? [s.next % s.every] : []));
     }
 
     async count(): Promise<number> {

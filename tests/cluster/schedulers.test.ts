@@ -172,6 +172,15 @@ describe('the cluster profile', () => {
         for (const id of disabledIds) expect(have.has(String(id))).toBe(false);
     });
 
+    it("spreads the monitors' runs over their interval, as one process does, instead of running all at once", async () => {
+        // The ten monitors run every 5 s: the longest stretch of the interval in which none of them runs (around the
+        // circle of the interval) is short when they are spread, and nearly all of it when they run together.
+        const phases = (await redis.phases()).sort((a, b) => a - b);
+        expect(phases).toHaveLength(monitorIds.length);
+        const gaps = phases.map((p, i) => (i === 0 ? p + 5000 - (phases.at(-1) ?? 0) : p - (phases[i - 1] ?? 0)));
+        expect(Math.max(...gaps)).toBeLessThan(3500);
+    });
+
     it('checks every monitor within 20 s of a worker killed with -9, and drops it from the list within 30 s', async () => {
         await waitFor('a first check of every monitor', async () =>
             (await lastChecks(monitorIds)).every((r) => r.lastCheck !== null)
