@@ -116,7 +116,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         );
         registerErrorHandling(app);
         registerSecurityHeaders(app);
-        registerWriteGeneration(app);
+        registerWriteGeneration(app, ctx.sharedState.redis);
         registerAuthGuard(app, config.answerCacheMs);
         registerInputLimits(app);
         registerAnswerCache(app, config.answerCacheMs);

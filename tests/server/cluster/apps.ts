@@ -28,11 +28,13 @@ export interface ClusterApps {
 export async function clusterApps(
     n: number,
     redisDb: number,
-    overrides: Partial<AppConfig> | Partial<AppConfig>[] = {}
+    overrides: Partial<AppConfig> | Partial<AppConfig>[] = {},
+    /** Leaves the Redis database as it is: for a file whose keys another file's emptying does not upset. */
+    keep = false
 ): Promise<ClusterApps> {
     const url = redisUrl(redisDb);
     const redis = new Redis(redisConnection(url));
-    await redis.flushdb();
+    if (!keep) await redis.flushdb();
     const db = await throwAwayPostgres(PG_BASE);
     const appSecret = randomBytes(32).toString('hex');
     const apps: TestApp[] = [];
@@ -51,7 +53,7 @@ export async function clusterApps(
         close: async () => {
             for (const a of apps) await a.close();
             await db.drop();
-            await redis.flushdb();
+            if (!keep) await redis.flushdb();
             redis.disconnect();
         },
     };
