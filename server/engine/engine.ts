@@ -24,18 +24,9 @@ import type { MonitorTarget } from './targets';
 import { loadTargets, targetsFingerprint } from './targets';
 import { INITIAL_ALERT_STATE } from './transitions';
 import { evaluate, judge } from './judge';
-import {
-    failedRead,
-    readRequest,
-    readTarget,
-    readWithin,
-    type TargetRead,
-    type TargetReadPorts,
-    targetRead,
-} from './read-target';
-import { type LocationRead, weighLocations } from './across-locations';
-import { ProbeServer, RemoteLocations } from './probes';
-import { errorText } from './texts';
+import { readTarget, type TargetRead, type TargetReadPorts } from './read-target';
+import { weighLocations } from './across-locations';
+import { LocationReads } from './location-reads';
 import { QUOTA_DEFAULTS } from '../../common/company-quota';
 import { UpgradeHolds } from './upgrade-hold';
 import { DutyGroups } from './duty-group';
@@ -143,8 +134,7 @@ export class Engine {
     private started = false;
     private fingerprint = '';
     private readonly now: () => number;
-    private readonly remote: RemoteLocations | null = null;
-    private readonly probe: ProbeServer | null = null;
+    private readonly places: LocationReads | null = null;
 
     constructor(
         private readonly ctx: EnginePorts,
@@ -163,11 +153,7 @@ export class Engine {
         };
         // Every check in flight listens for the engine's stop; hundreds at once are expected, not a leak.
         setMaxListeners(0, this.controller.signal);
-        if (opts.locations) {
-            const { redisUrl, here } = opts.locations;
-            this.remote = new RemoteLocations({ redisUrl, here, log });
-            this.probe = new ProbeServer({ redisUrl, location: here, read: this.reads.read, log });
-        }
+        if (opts.locations) this.places = new LocationReads(this.readPorts, opts.locations, log);
         this.writer = new ResultWriter(
             ctx.db,
             log,
@@ -211,8 +197,7 @@ export class Engine {
         await this.reload(this.opts.startSpreadMs);
         this.dutyGroups.restore(this.targets.values(), (id) => this.states.get(id)?.alert);
         await reads;
-        await this.probe?.start();
-        await this.remote?.start();
+        await this.places?.start();
         // Stopped while starting (the console closed during its start): nothing may run after the stop.
         if (this.controller.signal.aborted) return;
         await this.scheduler.start();
@@ -231,8 +216,7 @@ export class Engine {
         if (this.reloadTimer) clearTimeout(this.reloadTimer);
         this.controller.abort();
         await this.scheduler.stop();
-        await this.probe?.stop();
-        await this.remote?.stop();
+        await this.places?.stop();
         await this.reads.close();
         await this.reloading;
         // A clean stop saves every monitor's memory, so a restart resumes exactly where this run left off.
@@ -336,47 +320,6 @@ export class Engine {
         if (state) this.states.set(after.id, { ...state, memory: undefined, locationMemory: undefined });
     }
 
-    /**
-     * The locations to read a monitor from, this one first (its memory is preferred), or null for today's one read
-     * here: no cluster locations, or the monitor's only location is this one.
-     */
-    private locationPlan(target: MonitorTarget): string[] | null {
-        if (!this.remote || !this.opts.locations) return null;
-        const here = this.opts.locations.here;
-        const wanted = target.locations ?? this.remote.all;
-        if (wanted.length === 1 && wanted[0] === here) return null;
-        return [...wanted].sort((a, b) => Number(b === here) - Number(a === here));
-    }
-
-    /** One slot's readings from every location of the plan: this one's read here, the others' through their queues. */
-    private async readAcross(plan: string[], target: MonitorTarget, timeoutMs: number): Promise<LocationRead[]> {
-        const here = this.opts.locations?.here;
-        let req: Awaited<ReturnType<typeof readRequest>>;
-        try {
-            req = await readRequest(this.readPorts, target);
-        } catch (err) {
-            const read = failedRead(errorText(err));
-            return plan.map((location) => ({ location, read, ms: null }));
-        }
-        return Promise.all(
-            plan.map(async (location): Promise<LocationRead> => {
-                if (location !== here) {
-                    const answer = await this.remote?.ask(location, req, timeoutMs);
-                    if (!answer) return { location, read: null, ms: null };
-                    const read = answer.ok ? targetRead(target, answer.value) : failedRead(answer.error);
-                    return { location, read, ms: answer.ms };
-                }
-                const started = performance.now();
-                try {
-                    const value = await readWithin(this.reads.read, req, timeoutMs, this.controller.signal);
-                    return { location, read: targetRead(target, value), ms: performance.now() - started };
-                } catch (err) {
-                    return { location, read: failedRead(errorText(err)), ms: performance.now() - started };
-                }
-            })
-        );
-    }
-
     /** One check of one monitor; never throws. */
     private async runOnce(id: number, slot?: number): Promise<void> {
         const target = this.targets.get(id);
@@ -385,8 +328,8 @@ export class Engine {
         const intervalMs = intervalMsOf(target);
         const timeoutMs = Math.max(2000, Math.min(MAX_TIMEOUT_MS, intervalMs));
         const startedAt = performance.now();
-        const plan = this.locationPlan(target);
-        const across = plan ? await this.readAcross(plan, target, timeoutMs) : null;
+        const plan = this.places?.plan(target) ?? null;
+        const across = plan ? await this.places?.readAcross(plan, target, timeoutMs) : null;
         const single = across ? null : await readTarget(this.readPorts, target, timeoutMs);
         if (this.controller.signal.aborted) return;
         let durationMs = performance.now() - startedAt;
