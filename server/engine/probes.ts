@@ -20,7 +20,8 @@ import { errorText } from './texts';
  * probe can therefore read those addresses and forge its location's readings; and since REDIS_URL opens the whole
  * Redis database unless the operator narrows it, also read every other location's jobs, answer them, and tamper
  * with the check schedulers and the event channel. So give a remote probe a Redis ACL user limited to its queue's
- * keys (`~bull:probe-<location>:*` and the location key below) rather than the cluster's full URL. It cannot reach
+ * keys (`~bull:probe-<location>:*`, the location keys below; README has the line it starts with) rather than the
+ * cluster's full URL; with it, the theft is limited to that location's reads. It cannot reach
  * PostgreSQL, decrypt stored secrets, send alerts or change a monitor.
  */
 export const probeQueue = (location: string) => `probe-${location}`;
