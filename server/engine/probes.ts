@@ -21,8 +21,10 @@ import { errorText } from './texts';
  * Redis database unless the operator narrows it, also read every other location's jobs, answer them, and tamper
  * with the check schedulers and the event channel. So give a remote probe a Redis ACL user limited to its queue's
  * keys (`~bull:probe-<location>:*`, the location keys below; README has the line it starts with) rather than the
- * cluster's full URL; with it, the theft is limited to that location's reads. It cannot reach
- * PostgreSQL, decrypt stored secrets, send alerts or change a monitor.
+ * cluster's full URL; with it, a thief sees and answers that location's reads only (and may claim locations alive
+ * that are not, which monitors checked from every location then name as silent); with `confirm` of 2 or more its
+ * forged readings alone cannot page, nor hide a failure the other locations confirm. It cannot reach PostgreSQL,
+ * decrypt stored secrets, send alerts or change a monitor.
  */
 export const probeQueue = (location: string) => `probe-${location}`;
 
