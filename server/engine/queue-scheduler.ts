@@ -20,6 +20,16 @@ const LAG_SAMPLES = 50_000;
 /** A check whose company has no slot free is tried again after this (plus up to as much again, spread). */
 const SLOT_RETRY_MS = 250;
 
+/**
+ * The time a scheduler's job was due. BullMQ names each iteration `repeat:<scheduler>:<due ms>`; its options are
+ * copied from the iteration before, so `opts.prevMillis` (and `timestamp`, when it was queued) tell the previous
+ * slot, one interval early; a wait for a group slot (moveToDelayed) changes its delay but not its name.
+ */
+export function slotOf(job: Pick<Job, 'id' | 'timestamp'>): number {
+    const named = /^repeat:.+:(\d+)$/.exec(job.id ?? '');
+    return named ? Number(named[1]) : job.timestamp;
+}
+
 interface CheckJob {
     monitorId: number;
 }
@@ -133,7 +143,7 @@ export class QueueScheduler implements JobSchedule {
     }
 
     private async process(job: Job<CheckJob>, token?: string): Promise<void> {
-        const due = job.opts.prevMillis ?? job.timestamp;
+        const due = slotOf(job);
         const id = job.data.monitorId;
         const group = this.groups.get(id);
         const cap = group === undefined ? undefined : this.limits.get(group);

@@ -131,6 +131,12 @@ export class RedisProbe {
         return all.flatMap((s) => (s.every && s.next ? [s.next % s.every] : []));
     }
 
+    /** Each job scheduler's interval and next due time (ms), by monitor id. */
+    async nextRuns(): Promise<Map<string, { every: number; next: number }>> {
+        const all = await this.queue.getJobSchedulers(0, -1);
+        return new Map(all.flatMap((s) => (s.every && s.next ? [[s.key, { every: s.every, next: s.next }]] : [])));
+    }
+
     async count(): Promise<number> {
         return this.queue.getJobSchedulersCount();
     }

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import WebSocket from 'ws';
 import { deriveKey } from '../../server/auth/keys';
 import { encryptSecret } from '../../server/auth/secrets';
@@ -10,6 +10,7 @@ import {
     configurationChannels,
     configurations,
     incidents,
+    monitorStates,
     monitors,
     notificationChannels,
     outbox,
@@ -179,6 +180,26 @@ describe('the cluster profile', () => {
         expect(phases).toHaveLength(monitorIds.length);
         const gaps = phases.map((p, i) => (i === 0 ? p + 5000 - (phases.at(-1) ?? 0) : p - (phases[i - 1] ?? 0)));
         expect(Math.max(...gaps)).toBeLessThan(3500);
+    });
+
+    it('saves each check under the slot it was due at: the one before the next run its scheduler queued', async () => {
+        // BullMQ queues a monitor's next run when the current one starts, so once a check is saved its slot is one
+        // interval before the scheduler's next run (two intervals would be the slot before: a check saved as late).
+        const settled = async () => {
+            const runs = await redis.nextRuns();
+            const states = await database.db
+                .select({ id: monitorStates.monitorId, slot: sql<string>`${monitorStates.state}->>'slot'` })
+                .from(monitorStates)
+                .where(inArray(monitorStates.monitorId, monitorIds));
+            return (
+                states.length === monitorIds.length &&
+                states.every((s) => {
+                    const run = runs.get(String(s.id));
+                    return run !== undefined && run.next - Number(s.slot) === run.every;
+                })
+            );
+        };
+        await waitFor('every saved slot one interval before its next run', settled, 20_000);
     });
 
     it('checks every monitor within 20 s of a worker killed with -9, and drops it from the list within 30 s', async () => {
