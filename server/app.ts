@@ -60,6 +60,10 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         frameworkErrors,
     });
     const http = createHttpClient({ allowPrivate: config.allowPrivateTargets });
+    const keys = {
+        accessToken: deriveKey(config.appSecret, 'access-token'),
+        secretsAtRest: deriveKey(config.appSecret, 'secrets-at-rest'),
+    };
     const ctx: AppContext = {
         config,
         db: database.db,
@@ -69,7 +73,6 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
         logHub,
         engine: null,
         workers: new WorkerRegistry(config.redisUrl, app.log),
-        sharedState: createSharedState(config, app.log),
         watchdog: null as unknown as AppContext['watchdog'],
         silences: new ActiveSilences(database.db),
         http,
@@ -79,10 +82,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
             { mainnet: config.chainDirectoryUrl, testnet: config.chainDirectoryTestnetUrl },
             app.log
         ),
-        keys: {
-            accessToken: deriveKey(config.appSecret, 'access-token'),
-            secretsAtRest: deriveKey(config.appSecret, 'secrets-at-rest'),
-        },
+        keys,
+        sharedState: createSharedState(config, app.log, keys.secretsAtRest),
     };
     const background = new BackgroundParts(ctx, app.log);
     // The cluster profile: events and log lines of every process reach every other.

@@ -7,6 +7,8 @@ import { MemorySendLog, type SendLog } from '../notify/pacing';
 import { RedisSendLog } from '../notify/pacing-redis';
 import { FAILURE_WINDOW_MS, LoginLocks, type LoginLockStore } from '../services/login-locks';
 import { RedisLoginLocks } from '../services/login-locks-redis';
+import { SharedRotations } from '../services/rotations-redis';
+import type { Session } from '../services/sessions';
 
 /**
  * The short-lived state every process must agree on, in this process's memory (the embedded profile) or in Redis
@@ -24,16 +26,27 @@ export interface SharedState {
      * embedded profile, where the engine's memory holds them.
      */
     observations: SharedObservations | null;
+    /**
+     * Refresh-token rotations other processes answered within the reuse grace (server/services/sessions.ts); null in
+     * the embedded profile, where the one process's memory holds them.
+     */
+    rotations: SharedRotations<Session> | null;
     close(): Promise<void>;
 }
 
-export function createSharedState(config: Pick<AppConfig, 'redisUrl'>, log: FastifyBaseLogger): SharedState {
+export function createSharedState(
+    config: Pick<AppConfig, 'redisUrl'>,
+    log: FastifyBaseLogger,
+    /** Seals what is kept in Redis that opens a session. */
+    secretsAtRest: Uint8Array
+): SharedState {
     if (!config.redisUrl) {
         return {
             redis: null,
             loginLocks: new LoginLocks(FAILURE_WINDOW_MS),
             sendLog: new MemorySendLog(),
             observations: null,
+            rotations: null,
             close: async () => {},
         };
     }
@@ -45,6 +58,7 @@ export function createSharedState(config: Pick<AppConfig, 'redisUrl'>, log: Fast
         loginLocks: new RedisLoginLocks(redis, FAILURE_WINDOW_MS),
         sendLog: new RedisSendLog(redis),
         observations: new SharedObservations(redis),
+        rotations: new SharedRotations<Session>(redis, secretsAtRest),
         close: async () => {
             redis.disconnect();
         },

@@ -205,7 +205,10 @@ export async function refresh(ctx: AppContext, token: string | undefined, ip: st
         await assertLive(ctx, session.refreshToken.token);
         return session;
     }
-    const rotation: Rotation = { ip, doneAt: null, session: rotate(ctx, hash, ip) };
+    // Set in the map before anything is awaited, so a second request from here waits for this one. In the cluster
+    // profile another `web` process may have rotated it within the grace: its answer is this one's.
+    const answer = (async () => (await graceAnswer(ctx, hash, ip)) ?? rotate(ctx, hash, ip))();
+    const rotation: Rotation = { ip, doneAt: null, session: answer };
     if (!previous) recent.set(hash, rotation);
     try {
         const session = await rotation.session;
@@ -214,6 +217,29 @@ export async function refresh(ctx: AppContext, token: string | undefined, ip: st
     } catch (error) {
         if (recent.get(hash) === rotation) recent.delete(hash);
         throw error;
+    }
+}
+
+/** How long a process that finds a token just rotated elsewhere waits for that rotation's answer to be shared. */
+const SHARED_ROTATION_WAIT_MS = 2000;
+
+/**
+ * The pair another process's rotation of `hash` from the same address answered within the grace, if any (the
+ * cluster profile); with `wait`, the rotation may still be under way there, so it is looked for a little longer.
+ */
+async function graceAnswer(ctx: AppContext, hash: string, ip: string, wait = false): Promise<Session | undefined> {
+    const shared = ctx.sharedState.rotations;
+    if (!shared) return undefined;
+    const until = Date.now() + (wait ? SHARED_ROTATION_WAIT_MS : 0);
+    for (;;) {
+        const done = await shared.get(hash);
+        if (done) {
+            if (done.ip !== ip || Date.now() - done.doneAt >= REFRESH_REUSE_GRACE_MS) return undefined;
+            await assertLive(ctx, done.session.refreshToken.token);
+            return done.session;
+        }
+        if (Date.now() >= until) return undefined;
+        await sleep(50);
     }
 }
 
@@ -232,17 +258,30 @@ async function rotate(ctx: AppContext, hash: string, ip: string): Promise<Sessio
     if (!row) throw endedError(null);
     if (row.endedReason) throw endedError(row.endedReason);
     if (row.familyExpiresAt.getTime() <= Date.now()) throw endedError(null);
-    if (row.revokedAt) return reused(ctx, row, ip);
+    if (row.revokedAt) return (await rotatedElsewhere(ctx, row.revokedAt, hash, ip)) ?? reused(ctx, row, ip);
     // Revoke only if still unrevoked, so two concurrent rotations of one token cannot both succeed.
     const revoked = await ctx.db
         .update(refreshTokens)
         .set({ revokedAt: new Date() })
         .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.revokedAt)))
         .returning({ id: refreshTokens.id });
-    if (revoked.length === 0) return reused(ctx, row, ip);
+    if (revoked.length === 0) return (await rotatedElsewhere(ctx, new Date(), hash, ip)) ?? reused(ctx, row, ip);
     const [user] = await ctx.db.select().from(users).where(eq(users.id, row.userId)).limit(1);
     if (!user?.isActive || !(await companyActive(ctx, user.companyId))) throw endedError(null);
-    return issue(ctx, user, row.familyId, row.familyExpiresAt);
+    const session = await issue(ctx, user, row.familyId, row.familyExpiresAt);
+    await ctx.sharedState.rotations?.set(hash, { ip, doneAt: Date.now(), session }, REFRESH_REUSE_GRACE_MS);
+    return session;
+}
+
+/** A token revoked within the grace may have been rotated by another process for the same browser: its answer. */
+async function rotatedElsewhere(
+    ctx: AppContext,
+    revokedAt: Date,
+    hash: string,
+    ip: string
+): Promise<Session | undefined> {
+    if (!ctx.sharedState.rotations || Date.now() - revokedAt.getTime() >= REFRESH_REUSE_GRACE_MS) return undefined;
+    return graceAnswer(ctx, hash, ip, true);
 }
 
 async function reused(ctx: AppContext, row: { userId: number; familyId: string }, ip: string): Promise<never> {
