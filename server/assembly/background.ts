@@ -33,6 +33,8 @@ export class BackgroundParts {
     private readonly packer: HistoryPacker;
     /** The cluster profile's lock on the parts that run in one process only. */
     private singletons: SessionLock | null = null;
+    /** The cluster profile's schedule, whose checks judged across monitors run where the singletons run. */
+    private queue: QueueScheduler | null = null;
 
     constructor(
         private readonly ctx: AppContext,
@@ -72,8 +74,14 @@ export class BackgroundParts {
                 // Checks are scheduled on BullMQ and run by whichever worker takes them.
                 schedule:
                     cluster && slots
-                        ? (run, concurrency) =>
-                              new QueueScheduler(run, concurrency, { redisUrl: cluster.redisUrl, log, slots })
+                        ? (run, concurrency) => {
+                              this.queue = new QueueScheduler(run, concurrency, {
+                                  redisUrl: cluster.redisUrl,
+                                  log,
+                                  slots,
+                              });
+                              return this.queue;
+                          }
                         : undefined,
                 sharedState: cluster !== null,
                 locations: cluster ? { redisUrl: cluster.redisUrl, here: config.probeLocation } : undefined,
@@ -102,7 +110,9 @@ export class BackgroundParts {
         // 409) and sweep and prune three times. They run in the one process that holds a PostgreSQL advisory lock:
         // the database releases it when the holder's connection ends, a process killed with -9 included, and another
         // takes it within seconds. A BullMQ job scheduler would do for the periodic parts but not for the pollers,
-        // which hold a long request open all the time; one lock for all keeps them in one place.
+        // which hold a long request open all the time; one lock for all keeps them in one place. The checks judged
+        // across monitors (chain halts, upgrade holds, duty groups) run there too, on their own queue, so the facts
+        // they share are in one memory as in one process (queue-scheduler.ts).
         this.singletons = new SessionLock(
             {
                 databaseUrl: cluster.databaseUrl,
@@ -125,8 +135,17 @@ export class BackgroundParts {
         else await this.stopSingletons();
     }
 
-    /** The heartbeat, channel notices, Telegram pollers, incident sweeper and history upkeep. */
+    /** The heartbeat, channel notices, Telegram pollers, incident sweeper, history upkeep and chain-level checks. */
     private async startSingletons(): Promise<void> {
+        if (this.queue) {
+            // Without the saved states (a database outage) the facts start empty, as on a first start.
+            await this.engine
+                ?.freshSharedFacts()
+                .catch((err) =>
+                    this.log.warn(`Reading the saved states for chain-level checks failed: ${err.message}`)
+                );
+            this.queue.startChainChecks();
+        }
         this.pollers?.start();
         this.sweeper.start();
         this.watchdog.startReports();
@@ -137,6 +156,7 @@ export class BackgroundParts {
     }
 
     private async stopSingletons(): Promise<void> {
+        await this.queue?.stopChainChecks();
         this.watchdog.stopReports();
         await this.pollers?.stop();
         await this.sweeper.stop();

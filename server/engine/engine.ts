@@ -14,7 +14,7 @@ import type { EngineShared } from './check';
 import { ReadThread } from './readers';
 import type { SourceSeen } from './chain-sources';
 import { ChainHalts } from './chain-halt';
-import { CHECKS } from './checks';
+import { CHECKS, judgedAcrossMonitors } from './checks';
 import { DiskIndex } from './disk-index';
 import { HistoryBuffer } from '../history/buffer';
 import type { CheckRecord, PersistedState } from './results';
@@ -126,8 +126,8 @@ export class Engine {
     private reloading: Promise<void> | null = null;
     private readonly controller = new AbortController();
     readonly disks = new DiskIndex();
-    private readonly shared = sharedFacts();
-    private readonly dutyGroups = new DutyGroups();
+    private shared = sharedFacts();
+    private dutyGroups = new DutyGroups();
     /** Per configuration, its chain's sources as the latest duty check saw them. */
     private readonly sourcesSeen = new Map<number, SourceSeen[]>();
     private readonly observed = new Map<number, Observation>();
@@ -269,7 +269,8 @@ export class Engine {
                         t.id,
                         interval,
                         this.started ? firstDelayMaxMs : (firstDelayMaxMs ?? interval),
-                        company
+                        company,
+                        judgedAcrossMonitors(t.type)
                     );
                 }
                 this.scheduler.setGroupLimits(limits);
@@ -293,6 +294,23 @@ export class Engine {
             }
         })();
         return this.reloading;
+    }
+
+    /**
+     * Starts the facts checks share across monitors (chain halts, upgrade holds, duty groups) afresh from the saved
+     * states, as a restart does. In the cluster profile this process runs the checks judged across monitors only while
+     * it holds the cluster-wide duties (background.ts): what it knew from an earlier turn is stale by now.
+     */
+    async freshSharedFacts(): Promise<void> {
+        const saved = new Map<number, PersistedState>();
+        for (const row of await this.ctx.db.select().from(monitorStates))
+            saved.set(row.monitorId, row.state as PersistedState);
+        const shared = sharedFacts();
+        const dutyGroups = new DutyGroups();
+        shared.chainHalts.restore([...saved.values()].map((s) => s.alert));
+        dutyGroups.restore(this.targets.values(), (id) => saved.get(id)?.alert);
+        this.shared = shared;
+        this.dutyGroups = dutyGroups;
     }
 
     /** What a monitor's check keeps between runs (newer than monitor_states, which is saved at most once a minute). */

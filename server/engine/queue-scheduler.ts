@@ -6,6 +6,8 @@ import type { JobRunner, JobSchedule, SchedulerStats } from './scheduler';
 
 /** The BullMQ queue of checks: one job scheduler per enabled monitor, keyed by its id. */
 export const CHECK_QUEUE = 'checks';
+/** The queue of the checks judged across monitors (checks/index.ts `judgedAcrossMonitors`), which one worker runs. */
+export const CHAIN_QUEUE = 'checks-chain';
 
 /**
  * A check job's lock: renewed every half of it while the check runs (a check lasts at most 15 s), so only a dead
@@ -54,12 +56,24 @@ export interface QueueSchedulerOptions {
  * slots in Redis (company-slots.ts) before it runs. One that finds none free goes back to BullMQ's delayed set for
  * a moment, so it holds no worker slot while it waits and another company's checks go on; one that would wait past
  * its monitor's next run is skipped, as the in-process Scheduler skips a run whose previous one is still busy.
+ *
+ * The checks judged across monitors (a chain's heights pooled to tell a halted chain from a stuck node, upgrade
+ * holds, one signing alert per validator) need every check of a chain in one engine's memory. Their schedulers are
+ * on a second queue, CHAIN_QUEUE, which only the holder of the cluster-wide duties' lock consumes (startChainChecks,
+ * from background.ts); a new holder starts those facts afresh, as a restart does. The trade-off: those checks get
+ * one worker's capacity, not the cluster's. A monitor's scheduler is in exactly one of the two queues.
  */
 export class QueueScheduler implements JobSchedule {
     private readonly queue: Queue<CheckJob>;
+    private readonly chainQueue: Queue<CheckJob>;
     private worker: Worker<CheckJob> | null = null;
-    /** Monitor id → its interval, and how far its first run may be put off (spread, as the in-process Scheduler does). */
-    private readonly wanted = new Map<number, { every: number; firstDelayMaxMs: number }>();
+    /** Consumes CHAIN_QUEUE while this process holds the cluster-wide duties. */
+    private chainWorker: Worker<CheckJob> | null = null;
+    /**
+     * Monitor id → its interval, how far its first run may be put off (spread, as the in-process Scheduler does) and
+     * whether it is judged across monitors (on CHAIN_QUEUE).
+     */
+    private readonly wanted = new Map<number, { every: number; firstDelayMaxMs: number; chain: boolean }>();
     /** The group (company) of each monitor, and each group's cap on checks in flight. */
     private readonly groups = new Map<number, number>();
     private limits = new Map<number, number>();
@@ -79,6 +93,8 @@ export class QueueScheduler implements JobSchedule {
     ) {
         this.queue = new Queue<CheckJob>(CHECK_QUEUE, { connection: redisConnection(opts.redisUrl) });
         this.queue.on('error', (err) => opts.log.warn(`Check queue: ${err.message}`));
+        this.chainQueue = new Queue<CheckJob>(CHAIN_QUEUE, { connection: redisConnection(opts.redisUrl) });
+        this.chainQueue.on('error', (err) => opts.log.warn(`Chain check queue: ${err.message}`));
     }
 
     get size(): number {
@@ -93,8 +109,10 @@ export class QueueScheduler implements JobSchedule {
         this.limits = new Map(limits);
     }
 
-    upsert(id: number, intervalMs: number, firstDelayMaxMs = intervalMs, group?: number): void {
-        if (this.wanted.get(id)?.every !== intervalMs) this.wanted.set(id, { every: intervalMs, firstDelayMaxMs });
+    upsert(id: number, intervalMs: number, firstDelayMaxMs = intervalMs, group?: number, acrossMonitors = false): void {
+        const known = this.wanted.get(id);
+        if (known?.every !== intervalMs || known.chain !== acrossMonitors)
+            this.wanted.set(id, { every: intervalMs, firstDelayMaxMs, chain: acrossMonitors });
         if (group === undefined) this.groups.delete(id);
         else this.groups.set(id, group);
     }
@@ -117,7 +135,40 @@ export class QueueScheduler implements JobSchedule {
         this.started = true;
         if (this.complete) await this.reconcile();
         this.timer = setInterval(() => this.reconcileSoon(), RECONCILE_MS);
-        this.worker = new Worker<CheckJob>(CHECK_QUEUE, (job, token) => this.process(job, token), {
+        this.worker = this.consume(CHECK_QUEUE, false);
+    }
+
+    /** This process holds the cluster-wide duties: it runs the checks judged across monitors too. */
+    startChainChecks(): void {
+        if (!this.started || this.chainWorker) return;
+        this.chainWorker = this.consume(CHAIN_QUEUE, true);
+    }
+
+    /** This process no longer holds the duties: it finishes its chain checks in flight and takes no more. */
+    async stopChainChecks(): Promise<void> {
+        const worker = this.chainWorker;
+        this.chainWorker = null;
+        await worker?.close();
+    }
+
+    async stop(): Promise<void> {
+        this.started = false;
+        if (this.timer) clearInterval(this.timer);
+        await this.worker?.close();
+        await this.stopChainChecks();
+        await this.syncing;
+        await this.queue.close();
+        await this.chainQueue.close();
+    }
+
+    /** The job schedulers in Redis (of the main queue, or of CHAIN_QUEUE), by monitor id, with their intervals. */
+    async schedulers(chain = false): Promise<Map<number, number | undefined>> {
+        const all = await (chain ? this.chainQueue : this.queue).getJobSchedulers(0, -1);
+        return new Map(all.map((s) => [Number(s.key), s.every]));
+    }
+
+    private consume(name: string, chain: boolean): Worker<CheckJob> {
+        const worker = new Worker<CheckJob>(name, (job, token) => this.process(job, chain, token), {
             connection: redisConnection(this.opts.redisUrl),
             concurrency: this.concurrency,
             lockDuration: LOCK_MS,
@@ -125,26 +176,20 @@ export class QueueScheduler implements JobSchedule {
             // A stalled check is not run again: its monitor's next run is already queued.
             maxStalledCount: 0,
         });
-        this.worker.on('error', (err) => this.opts.log.warn(`Check worker: ${err.message}`));
+        worker.on('error', (err) => this.opts.log.warn(`${chain ? 'Chain check' : 'Check'} worker: ${err.message}`));
+        return worker;
     }
 
-    async stop(): Promise<void> {
-        this.started = false;
-        if (this.timer) clearInterval(this.timer);
-        await this.worker?.close();
-        await this.syncing;
-        await this.queue.close();
-    }
-
-    /** The job schedulers in Redis, by monitor id, with their intervals. */
-    async schedulers(): Promise<Map<number, number | undefined>> {
-        const all = await this.queue.getJobSchedulers(0, -1);
-        return new Map(all.map((s) => [Number(s.key), s.every]));
-    }
-
-    private async process(job: Job<CheckJob>, token?: string): Promise<void> {
+    private async process(job: Job<CheckJob>, chain: boolean, token?: string): Promise<void> {
         const due = slotOf(job);
         const id = job.data.monitorId;
+        // A run left in the other queue by a monitor that changed type (its scheduler is moved at the next reconcile):
+        // a check judged across monitors runs only in the process that holds their facts.
+        const wanted = this.wanted.get(id);
+        if (wanted && wanted.chain !== chain) {
+            this.stats.skipped++;
+            return;
+        }
         const group = this.groups.get(id);
         const cap = group === undefined ? undefined : this.limits.get(group);
         const holder = `${job.id}:${token ?? ''}`;
@@ -190,21 +235,28 @@ export class QueueScheduler implements JobSchedule {
             });
     }
 
-    /** Makes Redis hold exactly one job scheduler per wanted monitor, with its interval. */
+    /**
+     * Makes Redis hold exactly one job scheduler per wanted monitor, with its interval, in its queue (CHAIN_QUEUE for
+     * the checks judged across monitors); one in the other queue is removed.
+     */
     private async reconcile(): Promise<void> {
-        const have = await this.schedulers();
+        const [have, haveChain] = await Promise.all([this.schedulers(), this.schedulers(true)]);
         const wanted = new Map(this.wanted);
-        for (const [id, { every, firstDelayMaxMs }] of wanted) {
-            if (have.get(id) === every) continue;
+        for (const [id, { every, firstDelayMaxMs, chain }] of wanted) {
+            const [own, queue] = chain ? [haveChain, this.chainQueue] : [have, this.queue];
+            if (own.get(id) === every) continue;
             // A scheduler runs first at its start date, then every `every` from there: without one, all the
             // schedulers made in one reconcile would run in the same second of every interval, a burst each time.
             const startDate = Date.now() + Math.random() * Math.min(firstDelayMaxMs, every);
-            await this.queue.upsertJobScheduler(
+            await queue.upsertJobScheduler(
                 String(id),
                 { every, startDate },
                 { name: 'check', data: { monitorId: id }, opts: { removeOnComplete: true, removeOnFail: true } }
             );
         }
-        for (const id of have.keys()) if (!wanted.has(id)) await this.queue.removeJobScheduler(String(id));
+        for (const id of have.keys())
+            if (wanted.get(id)?.chain !== false) await this.queue.removeJobScheduler(String(id));
+        for (const id of haveChain.keys())
+            if (wanted.get(id)?.chain !== true) await this.chainQueue.removeJobScheduler(String(id));
     }
 }

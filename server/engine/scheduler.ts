@@ -39,7 +39,8 @@ export interface JobSchedule {
     readonly running: number;
     readonly stats: SchedulerStats;
     setGroupLimits(limits: Map<number, number>): void;
-    upsert(id: number, intervalMs: number, firstDelayMaxMs?: number, group?: number): void;
+    /** `acrossMonitors`: its judging uses facts other monitors' checks feed (judgedAcrossMonitors); BullMQ runs such checks in one worker. */
+    upsert(id: number, intervalMs: number, firstDelayMaxMs?: number, group?: number, acrossMonitors?: boolean): void;
     remove(id: number): void;
     /** The engine loaded every monitor it runs: the upserts and removes since the last call are the whole change. */
     loaded?(): void;

@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { AppEvent } from '../../server/events';
 import { redisConnection } from '../../server/db/redis';
-import { CHECK_QUEUE } from '../../server/engine/queue-scheduler';
+import { CHAIN_QUEUE, CHECK_QUEUE } from '../../server/engine/queue-scheduler';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -105,13 +105,17 @@ export async function stopConsole(p: ConsoleProcess, signal: 'SIGTERM' | 'SIGKIL
 /** The cluster's Redis as a test reads it: the job schedulers, and the event channel the consoles relay. */
 export class RedisProbe {
     readonly queue: Queue;
+    /** The checks judged across monitors, which the holder of the cluster-wide duties runs (queue-scheduler.ts). */
+    readonly chainQueue: Queue;
     private readonly redis: Redis;
 
     constructor(readonly url: string) {
         this.queue = new Queue(CHECK_QUEUE, { connection: redisConnection(url) });
+        this.chainQueue = new Queue(CHAIN_QUEUE, { connection: redisConnection(url) });
         this.redis = new Redis(redisConnection(url));
         // A test that restarts Redis reads again once it is back; the refused connections meanwhile are expected.
         this.queue.on('error', () => {});
+        this.chainQueue.on('error', () => {});
         this.redis.on('error', () => {});
     }
 
@@ -119,26 +123,33 @@ export class RedisProbe {
         await this.redis.flushdb();
     }
 
-    /** Every job scheduler: monitor id → interval (ms). */
-    async schedulers(): Promise<Map<string, number | undefined>> {
-        const all = await this.queue.getJobSchedulers(0, -1);
-        return new Map(all.map((s) => [s.key, s.every]));
+    /** The job schedulers of both queues, or of one. */
+    private async all(lane?: 'main' | 'chain') {
+        const queues =
+            lane === 'main' ? [this.queue] : lane === 'chain' ? [this.chainQueue] : [this.queue, this.chainQueue];
+        return (await Promise.all(queues.map((q) => q.getJobSchedulers(0, -1)))).flat();
+    }
+
+    /** Every job scheduler (of both queues, or of one): monitor id → interval (ms). */
+    async schedulers(lane?: 'main' | 'chain'): Promise<Map<string, number | undefined>> {
+        return new Map((await this.all(lane)).map((s) => [s.key, s.every]));
     }
 
     /** Where in its interval each job scheduler runs (ms after a multiple of it). */
     async phases(): Promise<number[]> {
-        const all = await this.queue.getJobSchedulers(0, -1);
-        return all.flatMap((s) => (s.every && s.next ? [s.next % s.every] : []));
+        return (await this.all()).flatMap((s) => (s.every && s.next ? [s.next % s.every] : []));
     }
 
     /** Each job scheduler's interval and next due time (ms), by monitor id. */
     async nextRuns(): Promise<Map<string, { every: number; next: number }>> {
-        const all = await this.queue.getJobSchedulers(0, -1);
-        return new Map(all.flatMap((s) => (s.every && s.next ? [[s.key, { every: s.every, next: s.next }]] : [])));
+        return new Map(
+            (await this.all()).flatMap((s) => (s.every && s.next ? [[s.key, { every: s.every, next: s.next }]] : []))
+        );
     }
 
+    /** The job schedulers of both queues; one monitor in both counts twice. */
     async count(): Promise<number> {
-        return this.queue.getJobSchedulersCount();
+        return (await this.queue.getJobSchedulersCount()) + (await this.chainQueue.getJobSchedulersCount());
     }
 
     /** An event as if a console emitted it (the test writes rows directly, then tells the consoles). */
@@ -148,6 +159,7 @@ export class RedisProbe {
 
     async close(): Promise<void> {
         await this.queue.close();
+        await this.chainQueue.close();
         this.redis.disconnect();
     }
 }

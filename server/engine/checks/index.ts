@@ -22,3 +22,13 @@ export const CHECKS: Record<MonitorType, Check> = {
     governanceVote: governanceVoteCheck,
     upgradeWatch: upgradeWatchCheck,
 };
+
+/**
+ * Whether a type's checks are judged together with other monitors' (chain-halt pooling and upgrade holds through
+ * `settle`/`heldText`, one signing alert per validator through `signingGroup`): the facts they share live in one
+ * engine's memory, so in the cluster profile all of them run in one worker (queue-scheduler.ts).
+ */
+export const judgedAcrossMonitors = (type: MonitorType): boolean => {
+    const check = CHECKS[type];
+    return check.settle !== undefined || check.heldText !== undefined || check.signingGroup === true;
+};
