@@ -17,7 +17,7 @@ import { Redis } from 'ioredis';
 import { type Database, openDatabase } from '../../server/db/client';
 import { redisConnection } from '../../server/db/redis';
 import { companies, configurations, monitors, servers, services } from '../../server/db/schema';
-import { CHECK_QUEUE } from '../../server/engine/queue-scheduler';
+import { CHAIN_QUEUE, CHECK_QUEUE } from '../../server/engine/queue-scheduler';
 import { startChainSim } from '../../tools/chain-sim';
 import { type ConsoleProcess, RedisProbe, startConsole, stopConsole } from '../cluster/processes';
 import { throwAwayPostgres } from '../server/helpers';
@@ -248,8 +248,11 @@ while ((await probe.count()) < MONITORS) {
 say(`${MONITORS} job schedulers in ${((Date.now() - started) / 1000).toFixed(1)} s; settling ${SETTLE} s`);
 watch.start();
 await pause(SETTLE);
-// BullMQ's event stream is capped (about 10,000 entries) whatever the number of schedulers: counted apart.
-const eventStream = Number((await redis.call('MEMORY', 'USAGE', `bull:${CHECK_QUEUE}:events`, 'SAMPLES', '0')) ?? 0);
+// BullMQ's event streams are capped (about 10,000 entries each) whatever the number of schedulers: counted apart.
+// blockChecks are judged across monitors, so they are on CHAIN_QUEUE and run in the worker holding the duties.
+let eventStream = 0;
+for (const queue of [CHECK_QUEUE, CHAIN_QUEUE])
+    eventStream += Number((await redis.call('MEMORY', 'USAGE', `bull:${queue}:events`, 'SAMPLES', '0')) ?? 0);
 const memoryPerScheduler = ((await redisMemory(redis)) - memoryBefore - eventStream) / MONITORS;
 const checkedOnce = async () =>
     (
@@ -277,16 +280,17 @@ if (clusterChecks === 0)
     for (const p of clusterProcesses) say(`${p.role} ${p.child.pid}: ${p.output.join('').slice(-2000)}`);
 
 // Failover: one worker killed with -9 while the others carry on.
-const events = new QueueEvents(CHECK_QUEUE, { connection: redisConnection(redisUrl) });
-await events.waitUntilReady();
+const events = [CHECK_QUEUE, CHAIN_QUEUE].map((q) => new QueueEvents(q, { connection: redisConnection(redisUrl) }));
+await Promise.all(events.map((e) => e.waitUntilReady()));
 let lastStalledAt = 0;
 let stalled = 0;
-events.on('failed', ({ failedReason }) => {
-    if (/stalled/i.test(failedReason)) {
-        stalled++;
-        lastStalledAt = Date.now();
-    }
-});
+for (const e of events)
+    e.on('failed', ({ failedReason }) => {
+        if (/stalled/i.test(failedReason)) {
+            stalled++;
+            lastStalledAt = Date.now();
+        }
+    });
 watch.reset();
 const victim = workers[0] as ConsoleProcess;
 const killedAt = Date.now();
@@ -300,7 +304,7 @@ const failover = {
     maxLateAfterKill: afterKill.length ? Math.max(...afterKill) / 1000 : Number.NaN,
 };
 // A monitor whose check the dead worker held is checked again at its next slot (the job is not run twice).
-await events.close();
+await Promise.all(events.map((e) => e.close()));
 await watch.stop();
 await Promise.all(clusterProcesses.map((p) => stopConsole(p)));
 await probe.close();
