@@ -1,7 +1,7 @@
 // Cluster benchmark (npm run bench:cluster): issue 28's table. One `web` and three `worker` processes on PostgreSQL
-// (DATABASE_URL, a throw-away database is made) and Redis (REDIS_URL, default database 9, flushed) check N blockCheck
-// monitors every 60 s against the chain simulator; then one `all` process (no Redis) checks the same monitors, for
-// the CPU comparison. Prints a markdown table: checks per second delivered, lateness, CPU ms per check (the console
+// (DATABASE_URL, a throw-away database is made) and Redis (REDIS_URL, default database 9, flushed) check N urlCheck
+// (with --type block, blockCheck) monitors every 60 s against the chain simulator; then one `all` process (no Redis)
+// checks the same monitors, for the CPU comparison. Prints a markdown table: checks per second delivered, lateness, CPU ms per check (the console
 // processes, Redis, and the PostgreSQL backends of the bench database), Redis memory per job scheduler, failover
 // after a worker is killed with -9, and a projection for 100,000 monitors on 5 machines. Not a test: the figures
 // depend on the machine, and on what else runs on it (the load average is printed with them).
@@ -32,6 +32,11 @@ const { values: argv } = parseArgs({
         /** Seconds watched after the kill. */
         after: { type: 'string', default: '90' },
         workers: { type: 'string', default: '3' },
+        /**
+         * `url`: urlChecks of the node's RPC, spread over every worker; `block`: blockChecks, judged across monitors,
+         * so all of them run in the one worker holding the cluster-wide duties.
+         */
+        type: { type: 'string', default: 'url' },
     },
 });
 const MONITORS = Number(argv.monitors);
@@ -215,9 +220,16 @@ async function seed(): Promise<void> {
             const rows = Array.from({ length: Math.min(1000, share - from) }, (_, k) => ({
                 configurationId: cfg?.id ?? 0,
                 serverId: srv?.id ?? 0,
-                name: `blocks ${n}-${from + k}`,
-                type: 'blockCheck' as const,
-                configurationObject: JSON.stringify({ sleep_duration_seconds: INTERVAL_S }),
+                name: `${argv.type} ${n}-${from + k}`,
+                ...(argv.type === 'block'
+                    ? {
+                          type: 'blockCheck' as const,
+                          configurationObject: JSON.stringify({ sleep_duration_seconds: INTERVAL_S }),
+                      }
+                    : {
+                          type: 'urlCheck' as const,
+                          configurationObject: JSON.stringify({ address: `${node.rpcUrl}/status` }),
+                      }),
             }));
             await db.insert(monitors).values(rows);
         }
