@@ -1,5 +1,5 @@
 /**
- * Probe locations (issue 29): every worker and probe process checks from one (PROBE_LOCATION); a monitor names the
+ * Probe locations, so a node that is down is told apart from our own network being down: every worker and probe process checks from one (PROBE_LOCATION); a monitor names the
  * locations that check it (`locations`, null for all) and how many must see a failure before it is in Error
  * (`confirm`). The embedded profile has the one location `local`.
  */

@@ -25,7 +25,7 @@ export interface Weighed {
 const names = (list: { location: string }[]) => list.map((l) => l.location).join(', ');
 
 /**
- * Weighs one slot's readings from several locations (issue 29). Each location is judged as if it were the only
+ * Weighs one slot's readings from several locations, so one network's failure alone does not page. Each location is judged as if it were the only
  * one, on its own memory (a node's misses are counted per location; a location new to the monitor starts from the
  * monitor's memory). A failure is Error only when at least `confirm` locations see it, else a Warning naming
  * where it failed ("down from fra-1, up from sgp-1", after the check's own message); a location that did not

@@ -66,7 +66,7 @@ export interface EngineOptions {
      */
     sharedState?: boolean;
     /**
-     * The cluster's probe locations (issue 29): this process reads from `here`, serves that location's probe queue,
+     * The cluster's probe locations (a check confirmed from more than one network): this process reads from `here`, serves that location's probe queue,
      * and asks the other locations a monitor names for their readings. Absent (the embedded profile): one location.
      */
     locations?: { redisUrl: string; here: string };

@@ -6,7 +6,7 @@ import type { MonitorTarget } from './targets';
 import { errorText } from './texts';
 
 /**
- * A worker's part in the cluster's probe locations (issue 29, probes.ts): it serves its own location's queue with
+ * A worker's part in the cluster's probe locations (probes.ts): it serves its own location's queue with
  * its read thread, and reads a monitor from every location the monitor names, this one here and the others
  * through their queues.
  */

@@ -8,7 +8,7 @@ import type { ReadRequest, Reader } from './readers';
 import { errorText } from './texts';
 
 /**
- * Reads from other places (issue 29). Every process that reads targets belongs to one location (PROBE_LOCATION)
+ * Reads from other places, so a failure can be confirmed from a second network. Every process that reads targets belongs to one location (PROBE_LOCATION)
  * and serves that location's BullMQ queue, `probe-<location>`: a job there is one read, and its return value is
  * the raw reading. A worker that takes a check job reads from its own location itself and asks every other
  * location the monitor names through their queues; judging, state and alerts stay with it.

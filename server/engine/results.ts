@@ -26,7 +26,7 @@ export interface PersistedState {
     source?: SourceUsed;
     /** The scheduled time of the check this state came from (the cluster profile; see ResultWriter.commit). */
     slot?: number;
-    /** Each location's result of the last check, when several locations checked it (issue 29). */
+    /** Each location's result of the last check, when several locations checked it. */
     locations?: LocationResult[];
     /** Each location's own memory of the check, when several locations check it (across-locations.ts). */
     locationMemory?: Record<string, unknown>;

@@ -1,4 +1,4 @@
-// Cluster benchmark (npm run bench:cluster): issue 28's table. One `web` and three `worker` processes on PostgreSQL
+// Cluster benchmark (npm run bench:cluster): the cluster's cost and failover table. One `web` and three `worker` processes on PostgreSQL
 // (DATABASE_URL, a throw-away database is made) and Redis (REDIS_URL, default database 9, flushed) check N urlCheck
 // (with --type block, blockCheck) monitors every 60 s against the chain simulator; then one `all` process (no Redis)
 // checks the same monitors, for the CPU comparison. Prints a markdown table: checks per second delivered, lateness, CPU ms per check (the console

@@ -1,4 +1,4 @@
-// Duplicate deliveries under worker crashes (npm run bench:duplicates): issue 28's "the only duplicate left is a kill
+// Duplicate deliveries under worker crashes (npm run bench:duplicates): "the only duplicate left is a kill
 // between a provider's success and our 'sent' mark: measure how often". Three `worker` processes deliver a steady
 // flow of notifications from the outbox to a fake Telegram while one of them is killed with -9 every few seconds
 // (and started again); afterwards every row must be sent, and a row that reached Telegram more than once is a

@@ -19,7 +19,7 @@ import { createNetns, type Netns } from './netns';
 import { type ConsoleProcess, RedisProbe, startConsole, stopConsole } from './processes';
 
 /**
- * Probes in several places (issue 29) with real processes: one worker in location `local` (PostgreSQL and Redis),
+ * Probes in several places with real processes: one worker in location `local` (PostgreSQL and Redis),
  * a probe `sgp-1` and a probe `fra-1` started with only REDIS_URL and PROBE_LOCATION, `fra-1` inside a network
  * namespace of its own whose way to the node is cut mid-test. Two blockCheck monitors every 5 s with `confirm: 2`:
  * one names its three locations, the other takes every live location. The cases share the processes and run in
@@ -210,7 +210,7 @@ describe('probes in several places', () => {
                 90_000
             );
             // fra-1, still cut, counts as one of the two until the loss of a probe's own network is told apart
-            // (issue 29's next step); the first healthy location to see the halt confirms it.
+            // (not built yet: a probe whose own network failed is not left out); the first healthy location to see the halt confirms it.
             expect(failed.lastError).toContain('down from ');
         }
         // Both healthy locations see it down too, and more checks of the halted node open no second incident.

@@ -4,7 +4,7 @@ import { parse, stringify } from 'yaml';
 import { createWorld, type World } from './config-fixtures';
 import { auth } from './helpers';
 
-/** A monitor's probe locations and confirmation count (issue 29) in the API and in configuration as code. */
+/** A monitor's probe locations and confirmation count in the API and in configuration as code. */
 let w: World;
 let cfg: number;
 let srv: number;

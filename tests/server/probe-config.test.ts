@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../server/config';
 
-/** PROBE_LOCATION and ROLE=probe (issue 29): what a probe needs from its environment, and nothing more. */
+/** PROBE_LOCATION and ROLE=probe: what a probe needs from its environment, and nothing more. */
 const dataDir = `/tmp/nm-probe-config-${randomBytes(4).toString('hex')}`;
 
 describe('probe configuration', () => {

@@ -12,7 +12,7 @@ const LEVEL: Record<LocationResult['level'], { label: string; color: 'success' |
 };
 
 /**
- * The latest check from each location of a monitor checked from several (issue 29): its result, message and
+ * The latest check from each location of a monitor checked from several: its result, message and
  * latency, and how many must agree before the monitor is in Error. Absent for a monitor checked from one place.
  */
 export const LocationResults = ({ monitor }: { monitor: Monitor }) => {

@@ -8,7 +8,7 @@ import type { MonitorTarget } from '../../../server/engine/targets';
 import { INITIAL_ALERT_STATE } from '../../../server/engine/transitions';
 import { UpgradeHolds } from '../../../server/engine/upgrade-hold';
 
-/** A failure confirmed from several probe locations (issue 29): how one slot's readings weigh into one verdict. */
+/** A failure confirmed from several probe locations: how one slot's readings weigh into one verdict. */
 
 /** A check that is Ok when it reads, in Error with the read's own sentence when it does not; it counts its reads. */
 const check: Check<string, number> = {
