@@ -7,6 +7,7 @@ import { registerAuthGuard } from './auth/guard';
 import { deriveKey } from './auth/keys';
 import { BackgroundParts } from './assembly/background';
 import { EventRelay } from './assembly/event-relay';
+import { revocationsOf } from './services/sessions';
 import { createSharedState } from './assembly/shared-state';
 import { WorkerRegistry } from './assembly/workers';
 import { ensureFirstAdmin } from './auth/bootstrap';
@@ -88,7 +89,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     const background = new BackgroundParts(ctx, app.log);
     // The cluster profile: events and log lines of every process reach every other.
     const relay = config.redisUrl
-        ? new EventRelay(ctx.events, logHub, config.redisUrl, app.log, config.role !== 'worker')
+        ? new EventRelay(ctx.events, logHub, config.redisUrl, app.log, config.role !== 'worker', revocationsOf(ctx))
         : null;
     ctx.watchdog = background.watchdog;
     app.decorate('ctx', ctx);

@@ -73,6 +73,15 @@ function announce(ctx: AppContext, r: Revocation): void {
     revocationBus(ctx).emit('revoked', r);
 }
 
+/**
+ * This process's revocations, for the cluster profile's relay (assembly/event-relay.ts): a sign-out through one `web`
+ * process must close the log sockets another one serves at once, not at their next periodic re-check.
+ */
+export const revocationsOf = (ctx: AppContext) => ({
+    subscribe: (listener: (r: Revocation) => void) => onRevocation(ctx, listener),
+    announce: (r: Revocation) => announce(ctx, r),
+});
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function issue(ctx: AppContext, user: UserRow, familyId: string, familyExpiresAt: Date): Promise<Session> {
