@@ -6,6 +6,7 @@ import { getUser } from '../repositories/users';
 import { login, logout, refresh } from '../services/sessions';
 import { answers, noContent } from './responses/answers';
 import { user } from './responses/entities';
+import { rateCounts } from '../http/rate-counts';
 
 const token = z.object({ token: z.string(), expiresAt: z.string().meta({ format: 'date-time' }) });
 /** Spec §7: what login and refresh answer. */
@@ -21,9 +22,7 @@ const loginBody = z.object({
 
 /** POST /api/login, POST /api/refresh, GET /api/users/me (docs/spec.md §7); POST /api/logout ends the sign-in. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-    // In the cluster profile the counts are in Redis, so every `web` process counts an address's attempts together.
-    const redis = app.ctx.sharedState.redis;
-    await app.register(rateLimit, { global: false, ...(redis ? { redis, nameSpace: 'node-monitor:rate:' } : {}) });
+    await app.register(rateLimit, { global: false, ...rateCounts(app) });
     const limit = {
         max: app.ctx.config.loginRateLimitPerMinute,
         timeWindow: 60_000,

@@ -25,6 +25,7 @@ import { type Change, mutate, sentence } from './mutate';
 import { answers, apiError } from './responses/answers';
 import { channel } from './responses/entities';
 import { idParams, readOnlyFields } from '../validation/schemas';
+import { rateCounts } from '../http/rate-counts';
 
 /** A test's refusal: the destination's own text, `retry_after` when it asked to wait, or the field errors. */
 const testRefused = apiError.extend({ retry_after: z.number().optional() });
@@ -89,7 +90,7 @@ export const notificationChannelRoutes: FastifyPluginAsyncZod = async (app) => {
     const key = app.ctx.keys.secretsAtRest;
     const scope = (req: FastifyRequest) => companyScope(req.actor);
     const writer = { onRequest: requireWriter };
-    await app.register(rateLimit, { global: false });
+    await app.register(rateLimit, { global: false, ...rateCounts(app) });
     const testLimit = {
         max: 5,
         timeWindow: 60_000,

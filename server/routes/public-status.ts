@@ -11,6 +11,7 @@ import { publicView } from '../status-pages/public-view';
 import { escapeHtml, statusBadge, statusFeed, statusHtml } from '../status-pages/render';
 import { answers } from './responses/answers';
 import { publicStatusAnswer, svgBadge } from './responses/status-pages';
+import { rateCounts } from '../http/rate-counts';
 
 /** How long a page's answer is served from memory: a flood of visitors costs one read per page per interval. */
 const CACHE_MS = 10_000;
@@ -33,7 +34,7 @@ export const publicStatusRoutes: FastifyPluginAsyncZod = async (app) => {
         if (e.name.startsWith('STATUS_PAGE_') || e.name === 'INCIDENT_UPDATE_POSTED') views.clear();
     });
     app.addHook('onClose', async () => stopListening());
-    await app.register(rateLimit, { global: false });
+    await app.register(rateLimit, { global: false, ...rateCounts(app) });
     const limited = {
         config: {
             rateLimit: {

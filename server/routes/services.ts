@@ -23,6 +23,7 @@ import { type Change, mutate, sentence } from './mutate';
 import { answers, apiError } from './responses/answers';
 import { service } from './responses/entities';
 import { idParams, readOnlyFields } from '../validation/schemas';
+import { rateCounts } from '../http/rate-counts';
 
 /** Service tests a user may run a minute. */
 export const TESTS_PER_MINUTE = 10;
@@ -140,7 +141,7 @@ export const serviceRoutes: FastifyPluginAsyncZod = async (app) => {
     );
     // Any user may probe, so probes are counted per user: otherwise one read-only account fans out to the node.
     // Counted once the id is valid: a malformed request reaches no node.
-    await app.register(rateLimit, { global: false, hook: 'preHandler' });
+    await app.register(rateLimit, { global: false, hook: 'preHandler', ...rateCounts(app) });
     const testLimit = {
         max: TESTS_PER_MINUTE,
         timeWindow: 60_000,
