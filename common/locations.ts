@@ -19,3 +19,6 @@ export interface LocationResult {
     latency_ms: number | null;
     checked_at: string;
 }
+
+/** What one location saw at one check, as a monitor's check history keeps it: the level alone. */
+export type LocationLevel = Pick<LocationResult, 'location' | 'level'>;

@@ -17,6 +17,7 @@ import { ChainHalts } from './chain-halt';
 import { CHECKS, judgedAcrossMonitors } from './checks';
 import { DiskIndex } from './disk-index';
 import { HistoryBuffer } from '../history/buffer';
+import { packLocationLevels } from '../history/location-levels';
 import type { CheckRecord, PersistedState } from './results';
 import { ResultWriter } from './results';
 import { type JobRunner, type JobSchedule, Scheduler } from './scheduler';
@@ -441,6 +442,7 @@ export class Engine {
                     value: check.readingValue?.(reading, judged.memory) ?? null,
                     message: judged.verdict.level === 'ok' ? null : (judged.verdict.message ?? null),
                     source: source?.name ?? null,
+                    locations: weighed ? packLocationLevels(weighed.results) : null,
                 },
                 disk: disks && target.server ? { serverId: target.server.id, t: now, filesystems: disks } : undefined,
             },

@@ -150,13 +150,13 @@ export async function writeHistory(db: Db, b: HistoryBatch): Promise<void> {
 async function writeRaw(db: Db, rows: CheckSample[]): Promise<void> {
     // Monitors deleted while their check ran are skipped; a second result in the same millisecond is dropped.
     await db.execute(sql`
-        insert into check_results (monitor_id, t, level, latency_ms, value, message, source)
+        insert into check_results (monitor_id, t, level, latency_ms, value, message, source, locations)
         select v.* from unnest(
             ${arr(rows.map((r) => r.monitorId))}::int[], ${arr(rows.map((r) => iso(r.t)))}::timestamptz[],
             ${arr(rows.map((r) => LEVEL_CODE[r.level]))}::smallint[], ${arr(rows.map((r) => r.latencyMs))}::real[],
             ${arr(rows.map((r) => r.value))}::float8[], ${arr(rows.map((r) => oneLine(r.message)))}::text[],
-            ${arr(rows.map((r) => r.source ?? null))}::text[]
-        ) as v(monitor_id, t, level, latency_ms, value, message, source)
+            ${arr(rows.map((r) => r.source ?? null))}::text[], ${arr(rows.map((r) => r.locations ?? null))}::text[]
+        ) as v(monitor_id, t, level, latency_ms, value, message, source, locations)
         where exists (select 1 from monitors m where m.id = v.monitor_id)
         on conflict do nothing`);
 }

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { LEVEL_NAME, type Level } from './rollup';
+import type { LocationLevel } from '../../common/locations';
+import { unpackLocationLevels } from './location-levels';
 import { rowsOf } from './rows';
 import { num, round1 } from './sql-values';
 
@@ -13,6 +15,8 @@ export interface CheckRow {
     latency_ms: number | null;
     value: number | null;
     source: string | null;
+    /** What each location saw when several checked the monitor; null for a monitor checked from one place. */
+    locations: LocationLevel[] | null;
 }
 
 /** The last `limit` checks, oldest first (the status bar draws left to right). */
@@ -20,7 +24,7 @@ export async function lastChecks(db: Db, monitorId: number, limit: number): Prom
     const res = await rowsOf(
         db,
         sql`
-        select t, level, message, latency_ms, value, source from check_results
+        select t, level, message, latency_ms, value, source, locations from check_results
         where monitor_id = ${monitorId} order by t desc limit ${limit}`
     );
     return (res as unknown as Record<string, unknown>[])
@@ -31,6 +35,7 @@ export async function lastChecks(db: Db, monitorId: number, limit: number): Prom
             latency_ms: round1(x.latency_ms),
             value: num(x.value),
             source: (x.source as string | null) ?? null,
+            locations: unpackLocationLevels((x.locations as string | null) ?? null),
         }))
         .reverse();
 }

@@ -20,6 +20,11 @@ export interface CheckSample {
     message: string | null;
     /** The node a validator-duty check read its chain through; null for the other types. */
     source?: string | null;
+    /**
+     * Each location's level, packed (location-levels.ts), when several checked the monitor. Raw rows keep it;
+     * rollups and packed days count the check's own level only, so older history no longer says where.
+     */
+    locations?: string | null;
 }
 
 export interface Bucket {

@@ -1,5 +1,6 @@
 import type { Identifier } from 'react-admin';
 
+import type { LocationLevel } from '../../common/locations';
 import { apiUrl } from './httpClient';
 import { authRequest, getAccessToken } from './session';
 
@@ -32,6 +33,8 @@ export interface CheckResult {
     value: number | null;
     /** The node a validator-duty check read the chain through. */
     source?: string | null;
+    /** What each location saw, when several checked the monitor; null or absent for a check from one place. */
+    locations?: LocationLevel[] | null;
 }
 
 export interface MountpointHistory {

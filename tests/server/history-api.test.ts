@@ -1,4 +1,7 @@
+import { sql } from 'drizzle-orm';
 import { HistoryBuffer, writeHistory } from '../../server/history/buffer';
+import { packLocationLevels } from '../../server/history/location-levels';
+import { rowsOf } from '../../server/history/rows';
 import { HistoryPruner } from '../../server/history/pruner';
 import { uptime30d } from '../../server/history/uptime';
 import type { CheckSample } from '../../server/history/rollup';
@@ -166,12 +169,51 @@ describe('GET /api/monitors/{id}/checks', () => {
             latency_ms: 159,
             value: 1059,
             source: null,
+            locations: null,
         });
         expect(results.find((r: { level: string }) => r.level === 'warning').message).toMatch(/^problem at /);
         expect(
             (await w.call('GET', `/api/monitors/${url}/checks?limit=0`, w.plain.access)).json().errors
         ).toHaveProperty('limit');
         expect((await w.call('GET', `/api/monitors/${url}/checks`, w.plain.access)).json().results).toHaveLength(84);
+    });
+});
+
+describe('GET /api/monitors/{id}/checks from several locations', () => {
+    it('says what each location saw at each check, and nothing for a check from one place', async () => {
+        const id = (
+            await w.call('POST', '/api/monitors', w.admin.access, {
+                configuration_id: await w.configuration(w.admin.access, { name: 'Edge' }),
+                is_enabled: true,
+                name: 'site from everywhere',
+                type: 'urlCheck',
+                configuration_object: '{"address":"http://127.0.0.1:9/"}',
+            })
+        ).json().id as number;
+        const seen = [
+            { location: 'fra-1', level: 'error' },
+            { location: 'local', level: 'ok' },
+            { location: 'sgp-1', level: 'none' },
+        ] as const;
+        await write([
+            { monitorId: id, t: now - 2 * MIN, level: 'ok', latencyMs: 5, value: null, message: null },
+            {
+                monitorId: id,
+                t: now - MIN,
+                level: 'warning',
+                latencyMs: 7,
+                value: null,
+                message: 'down from fra-1, up from local; no answer from sgp-1',
+                locations: packLocationLevels(seen),
+            },
+        ]);
+        const results = (await w.call('GET', `/api/monitors/${id}/checks`, w.plain.access)).json().results;
+        expect(results.map((r: { locations: unknown }) => r.locations)).toEqual([null, seen]);
+        const [raw] = await rowsOf(
+            w.t.app.ctx.db,
+            sql`select locations from check_results where monitor_id = ${id} and locations is not null`
+        );
+        expect(raw?.locations).toBe('fra-1:e,local:o,sgp-1:n');
     });
 });
 

@@ -30,6 +30,11 @@ export const checkResults = pgTable(
         message: text('message'),
         /** The server or chain endpoint a validator-duty check read through; null for node checks. */
         source: text('source'),
+        /**
+         * What each location saw when several checked the monitor, packed as `fra-1:e,local:o` (see
+         * server/history/location-levels.ts); null for a monitor checked from one place, so its row stays as small.
+         */
+        locations: text('locations'),
     },
     (t) => [primaryKey({ columns: [t.monitorId, t.t] })]
 );

@@ -39,6 +39,12 @@ const check = z.object({
         .string()
         .nullable()
         .describe('The server or chain endpoint a validator-duty check read the chain through; null for node checks'),
+    locations: z
+        .array(z.object({ location: z.string(), level: z.enum(['ok', 'warning', 'error', 'none']) }))
+        .nullable()
+        .describe(
+            'What each location saw, when several checked the monitor; null for a monitor checked from one place'
+        ),
 });
 export const lastChecks = z.object({ results: z.array(check) });
 

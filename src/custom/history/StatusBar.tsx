@@ -12,9 +12,20 @@ const LEVELS = {
 
 const levelOf = (check: CheckResult) => LEVELS[check.level] ?? LEVELS.error;
 
-/** `Warning at 24/11/2026, 07:00:00: Node is 3 blocks behind`: what a bar says to a screen reader. */
-export const checkLabel = (check: CheckResult) =>
-    `${levelOf(check).label} at ${formatDateTime(check.t)}${check.message ? `: ${check.message}` : ''}`;
+/** `fra-1 Error, local OK, sgp-1 No answer`: what each location saw, for a check made from several; else ''. */
+export const locationsText = (check: CheckResult) =>
+    (check.locations ?? [])
+        .map((l) => `${l.location} ${l.level === 'none' ? 'No answer' : (LEVELS[l.level] ?? LEVELS.error).label}`)
+        .join(', ');
+
+/**
+ * `Warning at 24/11/2026, 07:00:00: Node is 3 blocks behind`, then `. By location: fra-1 Error, local OK` for a
+ * check made from several: what a bar says to a screen reader.
+ */
+export const checkLabel = (check: CheckResult) => {
+    const where = locationsText(check);
+    return `${levelOf(check).label} at ${formatDateTime(check.t)}${check.message ? `: ${check.message}` : ''}${where ? `. By location: ${where}` : ''}`;
+};
 
 /**
  * The latest checks as a row of bars, oldest left (like Uptime Kuma's heartbeat bar). Each bar names its level,
@@ -58,6 +69,12 @@ export const StatusBar = ({ checks }: { checks: CheckResult[] }) => {
                                 <br />
                                 {levelOf(check).label}
                                 {check.message ? `: ${check.message}` : ''}
+                                {check.locations?.length ? (
+                                    <>
+                                        <br />
+                                        {`By location: ${locationsText(check)}`}
+                                    </>
+                                ) : null}
                             </>
                         }
                     >

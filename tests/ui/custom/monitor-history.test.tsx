@@ -67,6 +67,37 @@ describe('monitor history', () => {
         );
     });
 
+    it('names what each location saw at a check made from several, and nothing more for a check from one', async () => {
+        const [single, several] = checksReply(2).results;
+        const locations = [
+            { location: 'fra-1', level: 'error' },
+            { location: 'local', level: 'ok' },
+            { location: 'sgp-1', level: 'none' },
+        ];
+        stubApi(
+            routes({
+                'GET /api/monitors/7/checks': {
+                    body: {
+                        results: [
+                            { ...single, locations: null },
+                            { ...several, level: 'warning', message: 'Down from fra-1', locations },
+                        ],
+                    },
+                },
+            })
+        );
+        renderApp('/monitor/7');
+        const bars = within(await screen.findByRole('list', { name: 'Last 2 checks' })).getAllByRole('listitem');
+        expect(bars[0]).toHaveAccessibleName(`OK at ${new Date(single.t).toLocaleString()}`);
+        expect(bars[1]).toHaveAccessibleName(
+            `Warning at ${new Date(several.t).toLocaleString()}: Down from fra-1. By location: fra-1 Error, local OK, sgp-1 No answer`
+        );
+        await userEvent.setup().hover(bars[1]);
+        expect(await screen.findByRole('tooltip')).toHaveTextContent(
+            'By location: fra-1 Error, local OK, sgp-1 No answer'
+        );
+    });
+
     it('shows uptime for 24 h, 7 d, 30 d and 1 y, N/A without checks, and the charts with their summaries', async () => {
         stubApi(routes());
         renderApp('/monitor/7');
