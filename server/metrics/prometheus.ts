@@ -13,6 +13,7 @@ import {
 } from '../db/schema';
 import type { Observation } from '../engine/engine';
 import { chainFamilies } from './chain-families';
+import { LocationLines } from './location-families';
 
 const LEVEL_VALUE = { ok: 0, warning: 1, error: 2 } as const;
 
@@ -44,9 +45,13 @@ interface MonitorLabels {
     type: string;
 }
 
+/** A monitor's label pairs, without the braces (the per-location families add one). */
+const labelPairs = (m: MonitorLabels) =>
+    `company="${labelValue(m.company)}",configuration="${labelValue(m.configuration)}",chain="${labelValue(m.chain)}",server="${labelValue(m.server)}",monitor="${labelValue(m.monitor)}",monitor_id="${m.monitorId}",type="${m.type}"`;
+
 /** A monitor's lines of the per-monitor families, appended to `lines` (one list per family). */
 function monitorLines(lines: string[][], m: MonitorLabels, o: Observation): void {
-    const labels = `{company="${labelValue(m.company)}",configuration="${labelValue(m.configuration)}",chain="${labelValue(m.chain)}",server="${labelValue(m.server)}",monitor="${labelValue(m.monitor)}",monitor_id="${m.monitorId}",type="${m.type}"}`;
+    const labels = `{${labelPairs(m)}}`;
     lines[0]?.push(`${PER_MONITOR[0][0]}${labels} ${LEVEL_VALUE[o.level]}`);
     lines[1]?.push(`${PER_MONITOR[1][0]}${labels} ${o.checkedAt / 1000}`);
     if (o.succeededAt !== null) lines[2]?.push(`${PER_MONITOR[2][0]}${labels} ${o.succeededAt / 1000}`);
@@ -155,7 +160,8 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
         const names = new Map(
             (await ctx.db.select({ id: companies.id, name: companies.name }).from(companies)).map((c) => [c.id, c.name])
         );
-        if (shared) alerting = await walkShared(shared, lines);
+        const locations = new LocationLines();
+        if (shared) alerting = await walkShared(shared, lines, locations);
         if (engine) {
             for (const { target, observation, alerting: open } of shared ? [] : engine.monitors()) {
                 if (open) alerting++;
@@ -184,16 +190,18 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
             lagP99.set(at(0.99));
         }
         openIncidents.set(alerting);
-        return `${lines.map((family) => `${family.join('\n')}\n`).join('')}${chain}`;
+        return `${lines.map((family) => `${family.join('\n')}\n`).join('')}${locations.render()}${chain}`;
     }
 
     /**
      * The cluster's per-monitor lines: the checked monitors the engine would load (enabled, on an enabled
-     * configuration and server), with the latest check any worker recorded. Answers how many have an open incident.
+     * configuration and server), with the latest check any worker recorded, and what each location saw where
+     * several check it (only the cluster has several). Answers how many have an open incident.
      */
     async function walkShared(
         shared: NonNullable<AppContext['sharedState']['observations']>,
-        lines: string[][]
+        lines: string[][],
+        locations: LocationLines
     ): Promise<number> {
         const observed = await shared.all();
         const rows = await ctx.db
@@ -206,6 +214,7 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
                 company: companies.name,
                 server: servers.name,
                 status: sql<string | null>`${monitorStates.state}->'alert'->>'status'`,
+                locations: sql<unknown>`${monitorStates.state}->'locations'`,
             })
             .from(monitors)
             .innerJoin(configurations, eq(configurations.id, monitors.configurationId))
@@ -227,19 +236,17 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
             stale.delete(r.id);
             const o = observed.get(r.id);
             if (!o) continue;
-            monitorLines(
-                lines,
-                {
-                    company: r.company,
-                    configuration: r.configuration,
-                    chain: r.chain,
-                    server: r.server ?? '',
-                    monitor: r.name,
-                    monitorId: r.id,
-                    type: r.type,
-                },
-                o
-            );
+            const labels = {
+                company: r.company,
+                configuration: r.configuration,
+                chain: r.chain,
+                server: r.server ?? '',
+                monitor: r.name,
+                monitorId: r.id,
+                type: r.type,
+            };
+            monitorLines(lines, labels, o);
+            if (r.locations) locations.add(labelPairs(labels), r.locations);
         }
         await shared.forget([...stale]);
         return alerting;
