@@ -20,5 +20,11 @@ export interface LocationResult {
     checked_at: string;
 }
 
+/** GET /monitors/location-results: a monitor that several locations check, with each one's latest result. */
+export interface MonitorLocationResults {
+    monitor_id: number;
+    location_results: LocationResult[];
+}
+
 /** What one location saw at one check, as a monitor's check history keeps it: the level alone. */
 export type LocationLevel = Pick<LocationResult, 'location' | 'level'>;

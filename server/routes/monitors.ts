@@ -18,7 +18,7 @@ import {
 } from '../repositories/monitors';
 import { openIncidentsOf } from '../incidents/read';
 import { chainHaltsOf } from '../repositories/chain-halts';
-import { locationResultsOf } from '../repositories/location-results';
+import { locationResultsIn, locationResultsOf } from '../repositories/location-results';
 import { inScope } from '../repositories/scope';
 import { configurations } from '../db/schema';
 import { listQuerySchema, planList, sendRange, toListQuery } from '../repositories/list-query';
@@ -27,7 +27,7 @@ import { withWarnings } from '../services/monitor-warnings';
 import { markSilenced } from '../silences/mark';
 import { type Change, mutate, sentence } from './mutate';
 import { answers } from './responses/answers';
-import { monitor, monitorWritten } from './responses/entities';
+import { locationResults, monitor, monitorWritten } from './responses/entities';
 import { idParams } from '../validation/schemas';
 import { confirmProblem } from '../validation/locations';
 import { badRequest } from '../errors';
@@ -115,6 +115,12 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
             sendRange(reply, monitorList.resource, plan, page.rows.length, page.total);
             return page.rows;
         }
+    );
+    // Not cached with the lists: the results change with every check, not with the API's writes.
+    app.get(
+        '/api/monitors/location-results',
+        { schema: { response: answers({ 200: locationResults }, 401) } },
+        async (req) => ({ results: await locationResultsIn(db, scope(req)) })
     );
     app.get(
         '/api/monitors/:id',

@@ -1,4 +1,5 @@
 import type { IncidentStats } from '../../common/incidents';
+import type { MonitorLocationResults } from '../../common/locations';
 import type { Identifier } from 'react-admin';
 
 import type {
@@ -70,6 +71,8 @@ export interface CustomMethods {
     getServerMetrics(serverId: Identifier): Promise<ServerMetrics>;
     /** GET /servers/{id}/node: height, block lag, peers and catching-up of the server's node (its rpc service). */
     getNodeStatus(serverId: Identifier): Promise<NodeStatus>;
+    /** GET /monitors/location-results: each location's latest result of the monitors several locations check. */
+    getMonitorLocationResults(): Promise<MonitorLocationResults[]>;
     /** GET /services/{id}/test: the HTTP status (200 = success) with the API's `message`, which says why not. */
     probeService(serviceId: Identifier): Promise<{ status: number; message: string | null }>;
     /** GET /services/{id}/dependents: the monitors a delete removes, and those it leaves without a data source. */
@@ -131,6 +134,8 @@ export const customMethods: CustomMethods = {
     },
     getServerMetrics: (serverId) => getJson<ServerMetrics>(`/servers/${id(serverId)}/metrics`),
     getNodeStatus: (serverId) => getJson<NodeStatus>(`/servers/${id(serverId)}/node`),
+    getMonitorLocationResults: async () =>
+        (await getJson<{ results?: MonitorLocationResults[] }>('/monitors/location-results')).results ?? [],
     probeService: async (serviceId) => {
         const response: HttpResponse = await request(`/services/${id(serviceId)}/test`, {
             token: await getAccessToken(),

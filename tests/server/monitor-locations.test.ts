@@ -66,6 +66,40 @@ describe('monitor locations and confirm', () => {
         expect(echoed.statusCode).toBe(200);
     });
 
+    it('lists the latest result per location of the enabled monitors the caller sees that several check', async () => {
+        const at = '2026-01-01T00:00:00.000Z';
+        const results = [
+            { location: 'local', level: 'ok', message: null, latency_ms: 9, checked_at: at },
+            { location: 'sgp-1', level: 'none', message: 'No answer in time', latency_ms: null, checked_at: at },
+        ];
+        const several = (await post({ locations: ['local', 'sgp-1'] })).json().id;
+        const paused = (await post({ locations: ['local', 'sgp-1'], is_enabled: false })).json().id;
+        const single = (await post()).json().id;
+        const theirConfiguration = await w.configuration(w.other.access, { name: 'Theirs' });
+        const theirs = (
+            await w.call('POST', '/api/monitors', w.other.access, {
+                ...body(),
+                configuration_id: theirConfiguration,
+                server_id: await w.server(w.other.access, theirConfiguration),
+            })
+        ).json().id;
+        const state = (locations?: object[]) => ({ alert: INITIAL_ALERT_STATE, memory: null, locations });
+        await w.t.app.ctx.db.insert(monitorStates).values([
+            { monitorId: several, state: state(results) },
+            { monitorId: paused, state: state(results) },
+            { monitorId: single, state: state() },
+            { monitorId: theirs, state: state(results) },
+        ]);
+        const listed = async (token: string) =>
+            (await w.call('GET', '/api/monitors/location-results', token)).json().results as { monitor_id: number }[];
+        const mine = await listed(w.plain.access);
+        expect(mine).toContainEqual({ monitor_id: several, location_results: results });
+        expect(mine.map((r) => r.monitor_id)).not.toEqual(expect.arrayContaining([paused]));
+        expect(mine.map((r) => r.monitor_id)).not.toEqual(expect.arrayContaining([single]));
+        expect(mine.map((r) => r.monitor_id)).not.toEqual(expect.arrayContaining([theirs]));
+        expect((await listed(w.other.access)).map((r) => r.monitor_id)).toEqual([theirs]);
+    });
+
     it.each([
         [{ confirm: 0 }, 'confirm', 'confirm must be a whole number of locations, at least 1'],
         [{ confirm: 1.5 }, 'confirm', 'confirm must be a whole number of locations, at least 1'],

@@ -145,6 +145,7 @@ describe('OpenAPI document against real answers', () => {
             .where(eq(monitors.id, mon));
         await call('GET', '/api/monitors/failed', alice, 200);
         await call('GET', '/api/monitors/warnings', alice, 200);
+        await call('GET', '/api/monitors/location-results', alice, 200);
         for (const path of ['', `/${cfg}`, `/${cfg}/servers`, `/${cfg}/monitors`, `/${cfg}/validator`]) {
             await call('GET', `/api/configurations${path}`, alice, 200);
         }

@@ -15,6 +15,7 @@ import type {
     User,
 } from '../../../common/entities';
 import { LINK_SEVERITIES } from '../../../common/entities';
+import type { MonitorLocationResults } from '../../../common/locations';
 import { MONITOR_TYPES } from '../../../common/monitor-types';
 import { SERVICE_TYPES } from '../../../common/service-types';
 import { type Expect, type Same, timestamp } from './answers';
@@ -49,6 +50,20 @@ export const user = z.object({
 
 const configurationRef = z.object({ id, name: z.string(), chain: z.string() });
 
+/** One location's latest check of a monitor checked from several (common/locations.ts). */
+const locationResult = z.object({
+    location: z.string(),
+    level: z.enum(['ok', 'warning', 'error', 'none']).describe('none: the location did not answer in time'),
+    message: z.string().nullable(),
+    latency_ms: z.number().nullable(),
+    checked_at: timestamp,
+});
+
+/** GET /api/monitors/location-results: per monitor that several locations check, each one's latest result. */
+export const locationResults = z.object({
+    results: z.array(z.object({ monitor_id: z.number().int(), location_results: z.array(locationResult) })),
+});
+
 export const monitor = z.object({
     id,
     name: z.string(),
@@ -66,15 +81,7 @@ export const monitor = z.object({
     locations: z.array(z.string()).nullable().describe('The probe locations that check it; null: every location'),
     confirm: z.number().int().describe('How many locations must see a failure before it is in Error'),
     location_results: z
-        .array(
-            z.object({
-                location: z.string(),
-                level: z.enum(['ok', 'warning', 'error', 'none']),
-                message: z.string().nullable(),
-                latency_ms: z.number().nullable(),
-                checked_at: timestamp,
-            })
-        )
+        .array(locationResult)
         .optional()
         .describe('On one monitor checked from several locations: each location’s latest result'),
     chain_halt: z
@@ -205,4 +212,5 @@ export type SchemasMatchEntities = [
     Expect<Same<z.output<typeof auditEntry>, AuditEntry>>,
     Expect<Same<z.output<typeof chain>, Chain>>,
     Expect<Same<z.output<typeof serverMetrics>, ServerMetrics>>,
+    Expect<Same<z.output<typeof locationResults>['results'][number], MonitorLocationResults>>,
 ];

@@ -10,6 +10,7 @@ import { LoadingScreen } from '../layout/LoadingScreen';
 import { errorReason } from '../../ui/format';
 import { REFRESH_MS } from './metricsQuery';
 import { NodeStatusCell } from './NodeStatusCell';
+import { ProbeLocations } from './ProbeLocations';
 import { DaysUntilFullCell, DiskUsageCell, MemoryUsageCell } from './ServerMetricsCells';
 import { LocalDataTable } from '../../ui/LocalDataTable';
 
@@ -23,6 +24,7 @@ interface MetricsRow {
 /**
  * /network-status: disk and memory use of every server, by configuration, refreshed every 30 s; beside the disk,
  * when it will be full at its recent rate of growth; beside the memory, its node's height, block lag, peers and sync.
+ * Below, the monitors checked from several probe locations, with each location's latest result.
  */
 export const NetworkStatus = () => {
     const dataProvider = useNodeMonitorDataProvider();
@@ -122,6 +124,7 @@ export const NetworkStatus = () => {
                     </LocalDataTable>
                 </Card>
             )}
+            {rows.length > 0 ? <ProbeLocations configurations={data ?? []} /> : null}
         </Box>
     );
 };

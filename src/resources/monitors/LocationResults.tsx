@@ -4,7 +4,11 @@ import type { Monitor } from '../../../common/entities';
 import type { LocationResult } from '../../../common/locations';
 import { formatDateTime } from '../../ui/format';
 
-const LEVEL: Record<LocationResult['level'], { label: string; color: 'success' | 'warning' | 'error' | 'default' }> = {
+/** How a location's result reads, here and on the Network Status page. */
+export const LOCATION_LEVEL: Record<
+    LocationResult['level'],
+    { label: string; color: 'success' | 'warning' | 'error' | 'default' }
+> = {
     ok: { label: 'Healthy', color: 'success' },
     warning: { label: 'Warning', color: 'warning' },
     error: { label: 'Error', color: 'error' },
@@ -42,7 +46,11 @@ export const LocationResults = ({ monitor }: { monitor: Monitor }) => {
                             <TableRow key={r.location}>
                                 <TableCell>{r.location}</TableCell>
                                 <TableCell>
-                                    <Chip size="small" label={LEVEL[r.level].label} color={LEVEL[r.level].color} />
+                                    <Chip
+                                        size="small"
+                                        label={LOCATION_LEVEL[r.level].label}
+                                        color={LOCATION_LEVEL[r.level].color}
+                                    />
                                 </TableCell>
                                 <TableCell>{r.latency_ms === null ? '—' : `${Math.round(r.latency_ms)} ms`}</TableCell>
                                 <TableCell>{r.message ?? ''}</TableCell>

@@ -117,6 +117,103 @@ describe('network status', () => {
         expect(await daysOf('osmo-2')).toBe('No projection');
     });
 
+    it('lists the monitors checked from several locations below the servers, with each location’s latest result', async () => {
+        const at = new Date().toISOString();
+        const monitor = (id: number, name: string, server_id: number | null) => ({ id, name, server_id, server: null });
+        const { calls } = stubApi({
+            'GET /api/users/me': { body: superAdmin },
+            'GET /api/configurations': {
+                body: [
+                    { ...hub, monitors: [monitor(9, 'Block production', 3), monitor(10, 'Block height', 3)] },
+                    { ...osmo, monitors: [monitor(11, 'Jail budget', null)] },
+                ],
+            },
+            'GET /api/servers/3/metrics': { body: metrics3 },
+            'GET /api/monitors/location-results': {
+                body: {
+                    results: [
+                        {
+                            monitor_id: 9,
+                            location_results: [
+                                { location: 'local', level: 'ok', message: null, latency_ms: 12.4, checked_at: at },
+                                {
+                                    location: 'fra-1',
+                                    level: 'error',
+                                    message: 'Unreachable',
+                                    latency_ms: 40,
+                                    checked_at: at,
+                                },
+                                {
+                                    location: 'sgp-1',
+                                    level: 'none',
+                                    message: 'No answer in time',
+                                    latency_ms: null,
+                                    checked_at: at,
+                                },
+                            ],
+                        },
+                        {
+                            monitor_id: 11,
+                            location_results: [
+                                {
+                                    location: 'local',
+                                    level: 'warning',
+                                    message: 'Slow',
+                                    latency_ms: 900,
+                                    checked_at: at,
+                                },
+                                { location: 'fra-1', level: 'ok', message: null, latency_ms: 30, checked_at: at },
+                            ],
+                        },
+                    ],
+                },
+            },
+        });
+        renderApp('/network-status');
+        expect(await screen.findByRole('heading', { name: 'Probe locations', level: 2 })).toBeInTheDocument();
+        const listed = within(screen.getByRole('list', { name: 'Monitors checked from several locations' }));
+        // Only the monitors several locations check; each names its configuration and, when it has one, its server.
+        const items = listed
+            .getAllByRole('listitem')
+            .filter(
+                (item) => item.parentElement?.getAttribute('aria-label') === 'Monitors checked from several locations'
+            );
+        expect(items.map((item) => item.querySelector('p')?.textContent)).toEqual([
+            'Block production · Cosmos Hub · val-1',
+            'Jail budget · Osmosis',
+        ]);
+        expect(listed.getByRole('link', { name: 'Block production' })).toHaveAttribute('href', '/monitor/9');
+        const chips = (name: string) =>
+            within(screen.getByRole('list', { name: `Locations checking ${name}` }))
+                .getAllByRole('listitem')
+                .map((item) => item.textContent);
+        expect(chips('Block production')).toEqual([
+            'local · Healthy · 12 ms',
+            'fra-1 · Error · 40 ms',
+            'sgp-1 · No answer',
+        ]);
+        expect(chips('Jail budget')).toEqual(['local · Warning · 900 ms', 'fra-1 · Healthy · 30 ms']);
+        expect(calls.filter((call) => call.path === '/api/monitors/location-results')).toHaveLength(1);
+    });
+
+    it('shows no locations part where every monitor is checked from one place, or the results cannot be read', async () => {
+        for (const reply of [{ body: { results: [] } }, { status: 500, body: { message: 'Database unavailable' } }]) {
+            const { calls } = stubApi({
+                'GET /api/users/me': { body: superAdmin },
+                'GET /api/configurations': { body: [hub] },
+                'GET /api/servers/3/metrics': { body: metrics3 },
+                'GET /api/monitors/location-results': reply,
+            });
+            const { unmount } = renderApp('/network-status');
+            expect(await screen.findByText('42% (1.00 GB / 2.00 GB)')).toBeInTheDocument();
+            await waitFor(() =>
+                expect(calls.some((call) => call.path === '/api/monitors/location-results')).toBe(true)
+            );
+            expect(screen.queryByRole('heading', { name: 'Probe locations' })).not.toBeInTheDocument();
+            unmount();
+        }
+    });
+
     it('shows the empty state when no configuration has servers', async () => {
         stubApi({
             'GET /api/users/me': { body: superAdmin },
