@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../config';
-import { redisConnection } from '../db/redis';
+import { requestPathConnection } from '../db/redis';
 import { SharedObservations } from '../engine/observations';
 import { MemorySendLog, type SendLog } from '../notify/pacing';
 import { RedisSendLog } from '../notify/pacing-redis';
@@ -50,8 +50,7 @@ export function createSharedState(
             close: async () => {},
         };
     }
-    // A request waits at most a few reconnection attempts for Redis, then fails, rather than hanging while it is down.
-    const redis = new Redis({ ...redisConnection(config.redisUrl), maxRetriesPerRequest: 3 });
+    const redis = new Redis(requestPathConnection(config.redisUrl));
     redis.on('error', (err) => log.warn(`Shared state: ${err.message}`));
     return {
         redis,

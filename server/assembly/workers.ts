@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import { redisConnection } from '../db/redis';
+import { requestPathConnection } from '../db/redis';
 
 /** A process that runs checks and deliveries, as /api/health lists it. */
 export interface WorkerInfo {
@@ -35,7 +35,7 @@ export class WorkerRegistry {
     private working: () => boolean = () => false;
 
     constructor(redisUrl: string | null, log: FastifyBaseLogger) {
-        this.redis = redisUrl ? new Redis(redisConnection(redisUrl)) : null;
+        this.redis = redisUrl ? new Redis(requestPathConnection(redisUrl)) : null;
         this.redis?.on('error', (err) => log.warn(`Worker list: ${err.message}`));
     }
 

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { failureSentence } from '../db/outage';
+import { isRedisUnavailable } from '../db/redis';
 import { ApiError } from '../errors';
 import { setSecurityHeaders } from './security-headers';
 
@@ -27,7 +28,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
             return reply.status(400).send({ message: first ? `${first[0]}: ${first[1]}` : 'Invalid request', errors });
         }
         const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
-        const unavailable = status >= 500 ? databaseUnavailable(app, err) : null;
+        const unavailable = status >= 500 ? (databaseUnavailable(app, err) ?? sharedStateUnavailable(err)) : null;
         if (unavailable) return reply.status(503).send(unavailable);
         if (status >= 500) {
             req.log.error({ err, method: req.method, url: req.url.split('?')[0] }, 'Request failed');
@@ -48,6 +49,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
 function databaseUnavailable(app: FastifyInstance, err: unknown): { message: string } | null {
     const failure = app.ctx?.dbHealth.failed(err, 'the API');
     return failure ? { message: failureSentence(failure) } : null;
+}
+
+/** The cluster's Redis down or restarting: what needs it (sign-in, tests' limits, log tickets) waits for it to return. */
+function sharedStateUnavailable(err: unknown): { message: string } | null {
+    return isRedisUnavailable(err) ? { message: 'Redis is not answering, try again in a moment' } : null;
 }
 
 /**

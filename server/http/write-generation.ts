@@ -34,7 +34,8 @@ export function registerWriteGeneration(app: FastifyInstance, redis: Redis | nul
     if (!redis) return;
     let seen: string | null = null;
     app.addHook('onRequest', async () => {
-        const now = await redis.get(CLUSTER_WRITES).catch(() => undefined);
+        // Not connected: counted as a write at once, rather than every request waiting for the command to time out.
+        const now = redis.status === 'ready' ? await redis.get(CLUSTER_WRITES).catch(() => undefined) : undefined;
         if (now === undefined || now !== seen) {
             seen = now ?? null;
             writes.generation++;

@@ -6,7 +6,7 @@ import { actorFromClaims, bearer, requireSuperAdmin } from '../auth/guard';
 import { type AccessClaims, verifyAccessToken } from '../auth/tokens';
 import { ApiError } from '../errors';
 import { Redis } from 'ioredis';
-import { redisConnection } from '../db/redis';
+import { requestPathConnection } from '../db/redis';
 import { SharedSocketTickets, SocketTickets, type TicketBook } from '../logs/tickets';
 import { onRevocation } from '../services/sessions';
 import { answers, timestamp } from './responses/answers';
@@ -33,7 +33,7 @@ function sameOrigin(origin: string | undefined, host: string | undefined): boole
 export const logRoutes: FastifyPluginAsyncZod = async (app) => {
     await app.register(websocket, { options: { maxPayload: 4096 } });
     const redisUrl = app.ctx.config.redisUrl;
-    const redis = redisUrl ? new Redis(redisConnection(redisUrl)) : null;
+    const redis = redisUrl ? new Redis(requestPathConnection(redisUrl)) : null;
     if (redis) {
         redis.on('error', (err) => app.log.warn(`Log tickets: ${err.message}`));
         app.addHook('onClose', async () => redis.disconnect());

@@ -34,7 +34,8 @@ export const publicStatusRoutes: FastifyPluginAsyncZod = async (app) => {
         if (e.name.startsWith('STATUS_PAGE_') || e.name === 'INCIDENT_UPDATE_POSTED') views.clear();
     });
     app.addHook('onClose', async () => stopListening());
-    await app.register(rateLimit, { global: false, ...rateCounts(app) });
+    // A Redis restart must not take the status pages down with it: their limit is skipped while it is gone.
+    await app.register(rateLimit, { global: false, skipOnError: true, ...rateCounts(app) });
     const limited = {
         config: {
             rateLimit: {
