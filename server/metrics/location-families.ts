@@ -1,4 +1,4 @@
-import type { LocationResult } from '../../common/locations';
+import { LOCATION_NAME, type LocationResult } from '../../common/locations';
 
 const LEVEL_VALUE = { ok: 0, warning: 1, error: 2 } as const;
 
@@ -18,8 +18,6 @@ const FAMILIES = [
     ],
 ] as const;
 
-const LOCATION = /^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/;
-
 /** The saved per-location results as they came out of the state row's JSON; anything else is skipped. */
 function resultsOf(saved: unknown): Pick<LocationResult, 'location' | 'level' | 'latency_ms'>[] {
     if (!Array.isArray(saved)) return [];
@@ -28,7 +26,8 @@ function resultsOf(saved: unknown): Pick<LocationResult, 'location' | 'level' | 
             typeof r === 'object' &&
             r !== null &&
             typeof r.location === 'string' &&
-            LOCATION.test(r.location) &&
+            // A name as locations are given: nothing a label value would have to escape.
+            LOCATION_NAME.test(r.location) &&
             ['ok', 'warning', 'error', 'none'].includes(r.level)
     );
 }
