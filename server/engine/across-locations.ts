@@ -1,5 +1,6 @@
 import type { LocationResult } from '../../common/locations';
 import type { Evaluation } from './judge';
+import { type Sighting, sightingsOf } from './probe-health';
 import { failedRead, type TargetRead } from './read-target';
 
 /** One location's answer to one check: its read, or null when it did not answer in time. */
@@ -20,6 +21,8 @@ export interface Weighed {
     results: Omit<LocationResult, 'checked_at'>[];
     /** Each location's memory after this slot (a silent location keeps its last). */
     memories: Record<string, unknown>;
+    /** How each answering location's reading stood beside the others' (probe-health.ts), for the probes' watch. */
+    sightings: { location: string; sighting: Sighting }[];
 }
 
 const names = (list: { location: string }[]) => list.map((l) => l.location).join(', ');
@@ -31,29 +34,37 @@ const names = (list: { location: string }[]) => list.map((l) => l.location).join
  * where it failed ("down from fra-1, up from sgp-1", after the check's own message); a location that did not
  * answer is named ("no answer from fra-1") and counts neither way; a monitor in Error recovers once fewer than
  * `confirm` fail. `readings` come in order of preference: the monitor's memory is taken from the first location
- * that agrees with the outcome.
+ * that agrees with the outcome. A location in `cut` (its probe lost its own network, probe-health.ts) is read and
+ * shown but, like a silent one, counts neither way, and is named beside a message there already is.
  */
 export function weighLocations(
     readings: LocationRead[],
     confirm: number,
     evaluateRead: (read: TargetRead, memory: unknown) => Evaluation,
-    prev: { memory: unknown; failing: boolean; memories?: Record<string, unknown> }
+    prev: { memory: unknown; failing: boolean; memories?: Record<string, unknown> },
+    cut: ReadonlySet<string> = new Set()
 ): Weighed {
     const memoryOf = (location: string) =>
         prev.memories && location in prev.memories ? prev.memories[location] : prev.memory;
-    const answered = readings.flatMap((r) =>
+    const heard = readings.flatMap((r) =>
         r.read ? [{ ...r, read: r.read, evaluation: evaluateRead(r.read, memoryOf(r.location)) }] : []
     );
+    const sightings = sightingsOf(
+        heard.map((a) => ({ location: a.location, down: a.evaluation.verdict.level === 'error' })),
+        cut
+    );
+    const answered = heard.filter((a) => !cut.has(a.location));
+    const leftOut = heard.filter((a) => cut.has(a.location));
     const memories: Record<string, unknown> = {};
     for (const r of readings) {
-        const a = answered.find((x) => x.location === r.location);
+        const a = heard.find((x) => x.location === r.location);
         memories[r.location] = a ? a.evaluation.memory : memoryOf(r.location);
     }
     const silent = readings.filter((r) => !r.read);
     const down = answered.filter((a) => a.evaluation.verdict.level === 'error');
     const up = answered.filter((a) => a.evaluation.verdict.level !== 'error');
     const results = readings.map((r) => {
-        const a = answered.find((x) => x.location === r.location);
+        const a = heard.find((x) => x.location === r.location);
         return a
             ? {
                   location: r.location,
@@ -70,7 +81,8 @@ export function weighLocations(
         .filter(Boolean)
         .join(', ');
     const unheard = silent.length ? `no answer from ${names(silent)}` : '';
-    const suffix = [where, unheard].filter(Boolean).join('; ');
+    const cutOff = leftOut.length ? `left out: ${names(leftOut)} (probe lost its network)` : '';
+    const suffix = [where, unheard, cutOff].filter(Boolean).join('; ');
     const withSuffix = (message: string | null) => (suffix ? (message ? `${message}; ${suffix}` : suffix) : message);
     const first = down[0];
     if (first && down.length >= confirm) {
@@ -81,17 +93,21 @@ export function weighLocations(
             evaluation: { ...evaluation, verdict: { level: 'error', message: withSuffix(evaluation.verdict.message) } },
             results,
             memories,
+            sightings,
         };
     }
     const base = up[0] ?? first;
     if (!base) {
-        const message = `No location answered in time: ${unheard}`;
+        const message = leftOut.length
+            ? `No location left to judge it: ${[unheard, cutOff].filter(Boolean).join('; ')}`
+            : `No location answered in time: ${unheard}`;
         return {
             read: failedRead(message),
             ms: null,
             evaluation: { memory: prev.memory, verdict: { level: 'warning', message } },
             results,
             memories,
+            sightings,
         };
     }
     // Seen down from too few locations to confirm: a warning that says where, on the word (and memory) of a
@@ -105,5 +121,5 @@ export function weighLocations(
               message: withSuffix(first.evaluation.verdict.message),
           }
         : { level: own.level, message: own.level === 'ok' ? own.message : withSuffix(own.message) };
-    return { read: base.read, ms: base.ms, evaluation: { ...base.evaluation, verdict }, results, memories };
+    return { read: base.read, ms: base.ms, evaluation: { ...base.evaluation, verdict }, results, memories, sightings };
 }

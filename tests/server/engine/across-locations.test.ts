@@ -42,13 +42,19 @@ const down = (location: string, error = 'The node could not be reached'): Locati
 });
 const silent = (location: string): LocationRead => ({ location, read: null, ms: null });
 
-const weigh = (readings: LocationRead[], confirm: number, prev: PersistedState = fresh()) =>
+const weigh = (
+    readings: LocationRead[],
+    confirm: number,
+    prev: PersistedState = fresh(),
+    cut: ReadonlySet<string> = new Set()
+) =>
     weighLocations(
         readings,
         confirm,
         (r, memory) =>
             evaluate({ check, target, reading: r.reading, source: r.source, prev: { ...prev, memory }, nowMs: 0 }),
-        { memory: prev.memory, failing: prev.alert.status === 'alerting', memories: prev.locationMemory }
+        { memory: prev.memory, failing: prev.alert.status === 'alerting', memories: prev.locationMemory },
+        cut
     );
 const fresh = (): PersistedState => ({ alert: INITIAL_ALERT_STATE, memory: 7 });
 
@@ -108,6 +114,48 @@ describe('weighing the readings of several locations', () => {
             memory: 7,
             verdict: { level: 'warning', message: 'No location answered in time: no answer from fra-1, sgp-1' },
         });
+    });
+});
+
+describe('weighing beside a probe that lost its own network', () => {
+    const cut = new Set(['fra-1']);
+
+    it('counts the cut location neither way: its failure alone is no warning', () => {
+        const w = weigh([down('fra-1'), up('sgp-1'), up('local')], 2, fresh(), cut);
+        expect(w.evaluation.verdict).toEqual({ level: 'ok', message: null });
+        // Its own reading is still shown on the monitor page.
+        expect(w.results[0]).toMatchObject({ location: 'fra-1', level: 'error' });
+    });
+
+    it('leaves the confirmation of a real failure to the other locations, naming the one left out', () => {
+        const w = weigh([down('fra-1', 'refused'), down('sgp-1'), up('local')], 2, fresh(), cut);
+        expect(w.evaluation.verdict).toEqual({
+            level: 'warning',
+            message:
+                'The node could not be reached; down from sgp-1, up from local; left out: fra-1 (probe lost its network)',
+        });
+        const both = weigh([down('fra-1'), down('sgp-1'), down('local')], 2, fresh(), cut);
+        expect(both.evaluation.verdict.level).toBe('error');
+        expect(both.evaluation.verdict.message).toContain('down from sgp-1, local; left out: fra-1');
+    });
+
+    it('warns when only cut locations answered', () => {
+        const w = weigh([down('fra-1'), silent('sgp-1')], 1, fresh(), cut);
+        expect(w.evaluation.verdict).toEqual({
+            level: 'warning',
+            message: 'No location left to judge it: no answer from sgp-1; left out: fra-1 (probe lost its network)',
+        });
+    });
+
+    it('says how each answering location stood beside the others that count', () => {
+        expect(weigh([down('fra-1'), up('sgp-1'), silent('local')], 2).sightings).toEqual([
+            { location: 'fra-1', sighting: 'alone' },
+            { location: 'sgp-1', sighting: 'up' },
+        ]);
+        expect(weigh([down('fra-1'), up('sgp-1')], 2, fresh(), new Set(['sgp-1'])).sightings).toEqual([
+            { location: 'fra-1', sighting: 'unpaired' },
+            { location: 'sgp-1', sighting: 'up' },
+        ]);
     });
 });
 
