@@ -1,6 +1,6 @@
 import type { outbox } from '../db/schema';
 import type { ChannelDefinition } from './channels';
-import { isDeliveryNotice, type NotificationRecord, parsePayload, withLink } from './record';
+import { isNotice, type NotificationRecord, parsePayload, withLink } from './record';
 
 /**
  * More due rows than this in one channel go out as digests: at 20 messages a minute, a mass outage sent one by
@@ -76,7 +76,7 @@ function collapse(due: Row[]): Planned[] {
     const openByIncident = new Map<string, Planned>();
     for (const row of due) {
         const payload = parsePayload(row.payload);
-        const record = payload && payload.kind !== 'test' && !isDeliveryNotice(payload) ? payload : null;
+        const record = payload && payload.kind !== 'test' && !isNotice(payload) ? payload : null;
         const earlier = record ? openByIncident.get(record.incidentId) : undefined;
         if (record && earlier?.record && record.kind === 'reminder') {
             earlier.rows.push(row);
@@ -98,7 +98,7 @@ function collapse(due: Row[]): Planned[] {
 function renderRow(def: ChannelDefinition, p: Planned, publicUrl: string | null): unknown {
     if (p.record) return def.render(withLink(p.record, publicUrl));
     const payload = parsePayload(p.row.payload);
-    // Tests and delivery notices are rendered as they are: they stand for no incident of a monitor.
-    if (payload && (payload.kind === 'test' || isDeliveryNotice(payload))) return def.render(payload);
+    // Tests and notices (of a channel or a probe) are rendered as they are: they stand for no incident of a monitor.
+    if (payload && (payload.kind === 'test' || isNotice(payload))) return def.render(payload);
     return def.renderText(p.row.text);
 }

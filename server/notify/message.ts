@@ -6,6 +6,8 @@ import {
     type NotificationKind,
     type NotificationSubject,
     type OutgoingRecord,
+    isProbeNotice,
+    type ProbeNoticeRecord,
 } from './record';
 
 /**
@@ -133,9 +135,53 @@ export function deliveryNoticeMessage(r: DeliveryNoticeRecord): Message {
     };
 }
 
+const PROBE_LOOKS: Record<ProbeNoticeRecord['kind'], Pick<Message, 'icon' | 'heading' | 'tone'>> = {
+    'probe-cut': { icon: '📡', heading: 'PROBE LOST ITS NETWORK', tone: 'warning' },
+    'probe-back': { icon: '✅', heading: 'PROBE NETWORK BACK', tone: 'good' },
+    'probe-silent': { icon: '🔇', heading: 'PROBE STOPPED REPORTING', tone: 'warning' },
+    'probe-reporting': { icon: '✅', heading: 'PROBE REPORTING AGAIN', tone: 'good' },
+};
+
+/**
+ * A probe notice names the location, what it means for the company's checks, and since when: it asks nothing of
+ * the company (its nodes are not the problem), so it carries no buttons.
+ */
+export function probeNoticeMessage(r: ProbeNoticeRecord): Message {
+    const lines: string[] = [];
+    const since = `since ${utc(r.since)}`;
+    if (r.kind === 'probe-cut') {
+        lines.push(
+            `Probe ${r.location} lost its network: ${r.failing ?? 0} of ${r.checked ?? 0} targets unreachable from it only`
+        );
+        lines.push(`Company: ${r.company.name}`);
+        lines.push(`Since: ${utc(r.since)}`);
+        lines.push(
+            'Its readings count toward no alert until it reaches its targets again; the other locations judge them.'
+        );
+    } else if (r.kind === 'probe-silent') {
+        const n = r.monitors ?? 0;
+        lines.push(`Probe ${r.location} stopped reporting: ${n} monitor${n === 1 ? '' : 's'} check from it`);
+        lines.push(`Company: ${r.company.name}`);
+        lines.push(`Since: ${utc(r.since)}`);
+        lines.push('The other locations judge its monitors until it reports again.');
+    } else {
+        const what =
+            r.kind === 'probe-back'
+                ? `Probe ${r.location} reaches its targets again`
+                : `Probe ${r.location} reports again`;
+        lines.push(`${what}: its readings count again`);
+        lines.push(`Company: ${r.company.name}`);
+        lines.push(
+            `${r.kind === 'probe-back' ? 'Was cut off' : 'Was silent'} for ${formatDuration(r.at - r.since)}, ${since}`
+        );
+    }
+    return { ...PROBE_LOOKS[r.kind], name: r.location, lines: lines.map((text) => ({ text })) };
+}
+
 /** The message of any record a channel is sent: a notification (with its late reminders and link), a notice, a test. */
 export function messageOf(record: OutgoingRecord): Message {
     if (isDeliveryNotice(record)) return deliveryNoticeMessage(record);
+    if (isProbeNotice(record)) return probeNoticeMessage(record);
     if (record.kind === 'test') {
         return {
             icon: 'ℹ️',

@@ -109,11 +109,46 @@ export interface DeliveryNoticeRecord {
     at: number;
 }
 
+/**
+ * Told to a company's channels when a probe location it checks from lost its own network (`probe-cut`, with the
+ * company's own counts) or stopped reporting (`probe-silent`), and once more when that ends (server/engine/
+ * probe-watch.ts). Not a NotificationKind: it is about a location, not a monitor, and opens no incident.
+ */
+export interface ProbeNoticeRecord {
+    kind: 'probe-cut' | 'probe-back' | 'probe-silent' | 'probe-reporting';
+    /** The same for the notice and its end. */
+    incidentId: string;
+    company: { id: number; name: string };
+    location: string;
+    /** For `probe-cut`: of the company's targets checked from the location and another, how many failed from it only. */
+    failing?: number;
+    checked?: number;
+    /** For `probe-silent`: how many of the company's monitors check from the location or name it. */
+    monitors?: number;
+    /** When it was first told (ms since epoch). */
+    since: number;
+    at: number;
+}
+
 /** Everything a channel type renders. */
-export type OutgoingRecord = NotificationRecord | TestRecord | DeliveryNoticeRecord;
+export type OutgoingRecord = NotificationRecord | TestRecord | DeliveryNoticeRecord | ProbeNoticeRecord;
 
 export const isDeliveryNotice = (r: OutgoingRecord): r is DeliveryNoticeRecord =>
     r.kind === 'channel-failing' || r.kind === 'channel-delivering';
+
+export const PROBE_NOTICE_KINDS: readonly ProbeNoticeRecord['kind'][] = [
+    'probe-cut',
+    'probe-back',
+    'probe-silent',
+    'probe-reporting',
+];
+
+export const isProbeNotice = (r: OutgoingRecord): r is ProbeNoticeRecord =>
+    (PROBE_NOTICE_KINDS as readonly string[]).includes(r.kind);
+
+/** A notice about a channel or a probe rather than a monitor: it stands for no incident and is rendered as it is. */
+export const isNotice = (r: OutgoingRecord): r is DeliveryNoticeRecord | ProbeNoticeRecord =>
+    isDeliveryNotice(r) || isProbeNotice(r);
 
 /** One line of a digest: the row's summary as HTML (summary.ts) or, for a row without one, its first text line. */
 export interface DigestLine {

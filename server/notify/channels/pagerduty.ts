@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { plain } from '../format';
 import { LINK_TEXT, messageOf, titleOf } from '../message';
-import { isDeliveryNotice } from '../record';
+import { isDeliveryNotice, isProbeNotice } from '../record';
 import { classifyStatus, clip, probeHttp, retryAfterHeader, unreachable } from './common';
 import { setting } from './settings';
 import type { ChannelConfig, ChannelDefinition } from './types';
@@ -80,6 +80,8 @@ export const pagerduty: ChannelDefinition<PagerDutyEvent> = {
                 },
             };
         }
+        // A probe's own trouble is no node's: it is told in the chats and pages no one.
+        if (isProbeNotice(record)) return null;
         // PagerDuty re-notifies on its own: reminders are not sent. Upgrade notices inform and page no one.
         if (record.kind === 'reminder' || record.kind === 'upgrade-notice' || record.kind === 'upgrade-height')
             return null;

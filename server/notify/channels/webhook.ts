@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { plain } from '../format';
 import { messageOf, textOf } from '../message';
-import { isDeliveryNotice, type NotificationRecord } from '../record';
+import { isDeliveryNotice, isProbeNotice, type NotificationRecord } from '../record';
 import { classifyStatus, probeHttp, retryAfterHeader, unreachable } from './common';
 import { setting } from './settings';
 import type { ChannelConfig, ChannelDefinition } from './types';
@@ -22,6 +22,10 @@ export interface WebhookBody {
         | 'warning_cleared'
         | 'channel_failing'
         | 'channel_delivering'
+        | 'probe_cut'
+        | 'probe_back'
+        | 'probe_silent'
+        | 'probe_reporting'
         | 'acknowledged'
         | 'test';
     incident_id: string | null;
@@ -37,6 +41,8 @@ export interface WebhookBody {
     url?: string;
     /** On the delivery notices only: the channel the outbox could not deliver to, and its company. */
     channel?: { id: number; name: string; type: string; company: { id: number; name: string } };
+    /** On the probe notices only: the location whose probe lost its network or stopped reporting. */
+    location?: string;
 }
 
 export const SIGNATURE_HEADER = 'X-Node-Monitor-Signature';
@@ -133,6 +139,22 @@ export const webhook: ChannelDefinition<Unsent> = {
                 since: new Date(record.since).toISOString(),
                 duration_seconds: failing ? null : Math.round((record.at - record.since) / 1000),
                 channel: { ...record.channel, company: record.company },
+            };
+        }
+        if (isProbeNotice(record)) {
+            const ended = record.kind === 'probe-back' || record.kind === 'probe-reporting';
+            return {
+                version: 1,
+                kind: record.kind.replace('-', '_') as WebhookBody['kind'],
+                incident_id: record.incidentId,
+                severity: ended ? 'info' : 'warning',
+                configuration: null,
+                server: null,
+                monitor: null,
+                message: textOf(messageOf(record)).join('\n'),
+                since: new Date(record.since).toISOString(),
+                duration_seconds: ended ? Math.round((record.at - record.since) / 1000) : null,
+                location: record.location,
             };
         }
         const s = record.subject;
