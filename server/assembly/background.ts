@@ -3,6 +3,7 @@ import type { AppContext } from '../context';
 import { SessionLock } from '../db/session-lock';
 import { CompanySlots } from '../engine/company-slots';
 import { Engine } from '../engine/engine';
+import { ProbeWatch } from '../engine/probe-watch';
 import { QueueScheduler } from '../engine/queue-scheduler';
 import { Watchdog } from '../engine/watchdog';
 import { HistoryPacker } from '../history/packer';
@@ -35,6 +36,8 @@ export class BackgroundParts {
     private singletons: SessionLock | null = null;
     /** The cluster profile's schedule, whose checks judged across monitors run where the singletons run. */
     private queue: QueueScheduler | null = null;
+    /** The cluster profile's watch of the probe locations' own networks and liveness. */
+    private probes: ProbeWatch | null = null;
 
     constructor(
         private readonly ctx: AppContext,
@@ -101,6 +104,7 @@ export class BackgroundParts {
             actions: telegramActions({ db, events, silences: ctx.silences }),
         });
         this.watchdog.start();
+        if (cluster && ctx.sharedState.redis) this.probes = new ProbeWatch({ db, redis: ctx.sharedState.redis }, log);
         if (!cluster) {
             await this.startSingletons();
             return;
@@ -135,7 +139,10 @@ export class BackgroundParts {
         else await this.stopSingletons();
     }
 
-    /** The heartbeat, channel notices, Telegram pollers, incident sweeper, history upkeep and chain-level checks. */
+    /**
+     * The heartbeat, channel and probe notices, Telegram pollers, incident sweeper, history upkeep and chain-level
+     * checks.
+     */
     private async startSingletons(): Promise<void> {
         if (this.queue) {
             // Without the saved states (a database outage) the facts start empty, as on a first start.
@@ -149,6 +156,7 @@ export class BackgroundParts {
         this.pollers?.start();
         this.sweeper.start();
         this.watchdog.startReports();
+        this.probes?.start();
         if (this.ctx.config.history.enabled) {
             this.pruner.start();
             this.packer.start();
@@ -158,6 +166,7 @@ export class BackgroundParts {
     private async stopSingletons(): Promise<void> {
         await this.queue?.stopChainChecks();
         this.watchdog.stopReports();
+        this.probes?.stop();
         await this.pollers?.stop();
         await this.sweeper.stop();
         await this.pruner.stop();

@@ -381,9 +381,11 @@ export class Engine {
                       failing:
                           prev.alert.status === 'alerting' ||
                           (prev.alert.status === 'flapping' && prev.alert.failing === true),
-                  }
+                  },
+                  this.places?.cut
               )
             : null;
+        if (weighed) this.places?.record(target, weighed.sightings, intervalMs);
         const { reading, source, seen } = weighed?.read ?? (single as TargetRead);
         if (weighed?.ms != null) durationMs = weighed.ms;
         if (seen) this.sourcesSeen.set(target.configuration.id, seen);

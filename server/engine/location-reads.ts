@@ -1,9 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { LocationRead } from './across-locations';
+import type { Sighting } from './probe-health';
 import { ProbeServer, RemoteLocations } from './probes';
 import { failedRead, readRequest, readWithin, type TargetReadPorts, targetRead } from './read-target';
 import type { MonitorTarget } from './targets';
 import { errorText } from './texts';
+
+/** Beside two intervals, time for a slot's readings to arrive: a sighting is not dropped between two checks. */
+const SIGHTING_MARGIN_MS = 5000;
 
 /**
  * A worker's part in the cluster's probe locations (probes.ts): it serves its own location's queue with
@@ -32,6 +36,17 @@ export class LocationReads {
     async stop(): Promise<void> {
         await this.probe.stop();
         await this.remote.stop();
+    }
+
+    /** The locations whose probes lost their own network: read, shown, and counted neither way. */
+    get cut(): ReadonlySet<string> {
+        return this.remote.cut;
+    }
+
+    /** Notes one weighing's sightings (probe-health.ts) for the probes' watch; they count for an interval or two. */
+    record(target: MonitorTarget, sightings: { location: string; sighting: Sighting }[], intervalMs: number): void {
+        const monitor = { id: target.id, companyId: target.configuration.companyId };
+        void this.remote.record(monitor, sightings, 2 * intervalMs + SIGHTING_MARGIN_MS);
     }
 
     /**

@@ -3,6 +3,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type Job, Queue, QueueEvents, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { redisConnection } from '../db/redis';
+import type { Sighting } from './probe-health';
+import { cutLocations, recordSightings } from './probe-health-store';
 import { readWithin } from './read-target';
 import type { ReadRequest, Reader } from './readers';
 import { errorText } from './texts';
@@ -117,13 +119,15 @@ export async function liveLocations(redis: Redis): Promise<string[]> {
 }
 
 /**
- * The asking side: which locations are alive (refreshed every few seconds), and one read asked of a location,
- * answered within the read's timeout and the queue's margin or not at all (null).
+ * The asking side: which locations are alive and which have lost their own network (both refreshed every few
+ * seconds), and one read asked of a location, answered within the read's timeout and the queue's margin or not at
+ * all (null).
  */
 export class RemoteLocations {
     private readonly redis: Redis;
     private readonly queues = new Map<string, { queue: Queue<ProbeJob>; events: QueueEvents }>();
     private known: string[] = [];
+    private cutOff: ReadonlySet<string> = new Set();
     private timer: NodeJS.Timeout | null = null;
 
     constructor(private readonly opts: { redisUrl: string; here: string; log: FastifyBaseLogger }) {
@@ -150,9 +154,28 @@ export class RemoteLocations {
         return this.known.includes(this.opts.here) ? this.known : [...this.known, this.opts.here].sort();
     }
 
+    /** The locations whose probes lost their own network (probe-health.ts): their readings count neither way. */
+    get cut(): ReadonlySet<string> {
+        return this.cutOff;
+    }
+
+    /** Notes how each location's reading of a monitor stood beside the others', for the probes' watch. */
+    async record(
+        monitor: { id: number; companyId: number },
+        sightings: { location: string; sighting: Sighting }[],
+        freshMs: number
+    ): Promise<void> {
+        try {
+            await recordSightings(this.redis, monitor, sightings, freshMs);
+        } catch (err) {
+            this.opts.log.debug(`Recording the locations' sightings failed: ${(err as Error).message}`);
+        }
+    }
+
     private async refresh(): Promise<void> {
         try {
             this.known = await liveLocations(this.redis);
+            this.cutOff = new Set(await cutLocations(this.redis));
         } catch (err) {
             this.opts.log.warn(`Listing the probe locations failed: ${(err as Error).message}`);
         }
