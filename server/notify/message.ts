@@ -160,7 +160,9 @@ export function probeNoticeMessage(r: ProbeNoticeRecord): Message {
         );
     } else if (r.kind === 'probe-silent') {
         const n = r.monitors ?? 0;
-        lines.push(`Probe ${r.location} stopped reporting: ${n} monitor${n === 1 ? '' : 's'} check from it`);
+        lines.push(
+            `Probe ${r.location} stopped reporting: ${n} ${n === 1 ? 'monitor checks' : 'monitors check'} from it`
+        );
         lines.push(`Company: ${r.company.name}`);
         lines.push(`Since: ${utc(r.since)}`);
         lines.push('The other locations judge its monitors until it reports again.');
