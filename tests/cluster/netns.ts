@@ -16,6 +16,8 @@ export interface Netns {
     forward(target: { host: string; port: number }): Promise<number>;
     /** Cuts the namespace's route to the node: every connection there fails at once. */
     cutNode(): void;
+    /** Gives the namespace its route to the node back. */
+    restoreNode(): void;
     close(): Promise<void>;
 }
 
@@ -69,6 +71,9 @@ export async function createNetns(): Promise<Netns> {
         },
         cutNode() {
             inNs('route', 'add', 'prohibit', `${nodeIp}/32`);
+        },
+        restoreNode() {
+            inNs('route', 'del', 'prohibit', `${nodeIp}/32`);
         },
         async close() {
             for (const s of sockets) s.destroy();

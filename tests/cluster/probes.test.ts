@@ -3,17 +3,22 @@ import { randomBytes } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import pg from 'pg';
 import type { LocationResult } from '../../common/locations';
+import { deriveKey } from '../../server/auth/keys';
+import { encryptSecret } from '../../server/auth/secrets';
 import { type Database, openDatabase } from '../../server/db/client';
 import {
     companies,
+    configurationChannels,
     configurations,
     incidents,
     monitors,
     monitorStates,
+    notificationChannels,
     servers,
     services,
 } from '../../server/db/schema';
 import { type ChainSim, startChainSim } from '../../tools/chain-sim';
+import { type FakeTelegram, startFakeTelegram } from '../support/fake-telegram';
 import { waitFor } from '../server/seed';
 import { createNetns, type Netns } from './netns';
 import { type ConsoleProcess, RedisProbe, startConsole, stopConsole } from './processes';
@@ -21,9 +26,10 @@ import { type ConsoleProcess, RedisProbe, startConsole, stopConsole } from './pr
 /**
  * Probes in several places with real processes: one worker in location `local` (PostgreSQL and Redis),
  * a probe `sgp-1` and a probe `fra-1` started with only REDIS_URL and PROBE_LOCATION, `fra-1` inside a network
- * namespace of its own whose way to the node is cut mid-test. Two blockCheck monitors every 5 s with `confirm: 2`:
- * one names its three locations, the other takes every live location. The cases share the processes and run in
- * order.
+ * namespace of its own whose way to the node is cut mid-test. blockCheck monitors every 5 s with `confirm: 2`, all
+ * of two simulated nodes: company Probes has two configurations sharing one Telegram chat, with one monitor naming
+ * its three locations and two taking every live location; company Others has one monitor and a chat of its own. The cases
+ * share the processes and run in order.
  */
 const PG_BASE = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_BASE = process.env.REDIS_BASE_URL ?? 'redis://127.0.0.1:6379';
@@ -36,10 +42,15 @@ let redis: RedisProbe;
 let sim: ChainSim;
 let netns: Netns;
 let worker: ConsoleProcess;
+let telegram: FakeTelegram;
 const probes: ConsoleProcess[] = [];
 const probeDataDir = `/tmp/nm-probe-${dbName}`;
 let named: number;
-let all: number;
+/** Every monitor: Probes' three (the third on the second node), then Others' one. */
+let every: number[];
+/** The monitors of the first node, which halts. */
+let firstNode: number[];
+const CHATS = { probes: '-1001', others: '-2002' } as const;
 
 async function admin(query: string): Promise<void> {
     const c = new pg.Client({ connectionString: PG_BASE });
@@ -58,6 +69,11 @@ const row = async (id: number) => {
 };
 const incidentsOf = (ids: number[]) =>
     database.db.select({ monitorId: incidents.monitorId }).from(incidents).where(inArray(incidents.monitorId, ids));
+/** The messages a company's chat received whose text holds `heading`. */
+const received = (chat: keyof typeof CHATS, heading: string) =>
+    telegram.sent.filter((m) => String(m.chat_id) === CHATS[chat] && m.text.includes(heading));
+const eachChat = (heading: string, n = 1) =>
+    received('probes', heading).length >= n && received('others', heading).length >= n;
 
 beforeAll(async () => {
     await admin(`CREATE DATABASE ${dbName}`);
@@ -69,25 +85,13 @@ beforeAll(async () => {
     await redis.flush();
     netns = await createNetns();
     // The node listens where the host and the namespace both reach it, until the namespace's route is cut.
-    sim = await startChainSim({ blockTimeMs: 500, nodes: 1, host: netns.nodeIp });
-    const [company] = await database.db
-        .insert(companies)
-        .values({ name: 'Probes', allowedNetworks: ['10.232.0.0/16'] })
-        .returning();
-    const [cfg] = await database.db
-        .insert(configurations)
-        .values({ companyId: company?.id ?? 0, name: 'Sim mainnet', chain: 'cosmoshub' })
-        .returning();
-    const [srv] = await database.db
-        .insert(servers)
-        .values({ configurationId: cfg?.id ?? 0, name: 'validator-1', address: `http://${netns.nodeIp}` })
-        .returning();
-    await database.db
-        .insert(services)
-        .values({ serverId: srv?.id ?? 0, name: 'rpc', type: 'rpc', address: sim.nodes[0]?.rpcUrl ?? '' });
-    const monitor = (name: string, locations: string[] | null) => ({
-        configurationId: cfg?.id ?? 0,
-        serverId: srv?.id ?? 0,
+    sim = await startChainSim({ blockTimeMs: 500, nodes: 2, host: netns.nodeIp });
+    telegram = await startFakeTelegram();
+    const appSecret = randomBytes(32).toString('hex');
+    const token = encryptSecret(deriveKey(appSecret, 'secrets-at-rest'), '123456:PROBES-token');
+    const monitor = (configurationId: number, serverId: number, name: string, locations: string[] | null) => ({
+        configurationId,
+        serverId,
         name,
         type: 'blockCheck' as const,
         configurationObject: JSON.stringify({
@@ -99,11 +103,63 @@ beforeAll(async () => {
         locations,
         confirm: 2,
     });
+    /** A company whose configurations all tell one Telegram chat, each with a server on the simulated node. */
+    const company = async (name: string, chat: string, chains: [string, number][]) => {
+        const [c] = await database.db
+            .insert(companies)
+            .values({ name, allowedNetworks: ['10.232.0.0/16', '127.0.0.0/8'] })
+            .returning();
+        const companyId = c?.id ?? 0;
+        const [channel] = await database.db
+            .insert(notificationChannels)
+            .values({
+                companyId,
+                name: `${name} chat`,
+                type: 'telegram',
+                configurationObject: JSON.stringify({ bot_token: token, chat_id: chat }),
+            })
+            .returning();
+        const out: { configurationId: number; serverId: number }[] = [];
+        for (const [chain, node] of chains) {
+            const [cfg] = await database.db
+                .insert(configurations)
+                .values({ companyId, name: `Sim ${chain}`, chain })
+                .returning();
+            const configurationId = cfg?.id ?? 0;
+            await database.db
+                .insert(configurationChannels)
+                .values({ configurationId, notificationChannelId: channel?.id ?? 0 });
+            const [srv] = await database.db
+                .insert(servers)
+                .values({ configurationId, name: 'validator-1', address: `http://${netns.nodeIp}` })
+                .returning();
+            const serverId = srv?.id ?? 0;
+            await database.db
+                .insert(services)
+                .values({ serverId, name: 'rpc', type: 'rpc', address: sim.nodes[node]?.rpcUrl ?? '' });
+            out.push({ configurationId, serverId });
+        }
+        return out;
+    };
+    // The testnet configuration reads the second node, which goes on when the first halts (no chain halt).
+    const [hub, test] = await company('Probes', CHATS.probes, [
+        ['cosmoshub', 0],
+        ['theta-testnet', 1],
+    ]);
+    const [other] = await company('Others', CHATS.others, [['cosmoshub', 0]]);
+    if (!hub || !test || !other) throw new Error('no configuration');
     const rows = await database.db
         .insert(monitors)
-        .values([monitor('named', ['local', 'fra-1', 'sgp-1']), monitor('every', null)])
+        .values([
+            monitor(hub.configurationId, hub.serverId, 'named', ['local', 'fra-1', 'sgp-1']),
+            monitor(hub.configurationId, hub.serverId, 'every', null),
+            monitor(test.configurationId, test.serverId, 'testnet', null),
+            monitor(other.configurationId, other.serverId, 'others', null),
+        ])
         .returning({ id: monitors.id });
-    [named, all] = rows.map((r) => r.id) as [number, number];
+    every = rows.map((r) => r.id);
+    named = every[0] as number;
+    firstNode = [every[0], every[1], every[3]] as number[];
     const redisPort = Number(new URL(REDIS_BASE).port || 6379);
     const fraRedis = `redis://${netns.hostIp}:${await netns.forward({ host: '127.0.0.1', port: redisPort })}/${REDIS_DB}`;
     // A probe is given the queue's address and its location, nothing else: no database, no secret.
@@ -115,8 +171,9 @@ beforeAll(async () => {
     worker = await startConsole('worker', {
         DATABASE_URL: databaseUrl,
         REDIS_URL,
-        APP_SECRET: randomBytes(32).toString('hex'),
+        APP_SECRET: appSecret,
         DATA_DIR: `/tmp/nm-cluster-${dbName}`,
+        TELEGRAM_API_URL: telegram.url,
     });
 }, 180_000);
 
@@ -126,13 +183,14 @@ afterAll(async () => {
     await redis?.close();
     await database?.close();
     await sim?.close();
+    await telegram?.close();
     await netns?.close();
     await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
 });
 
 describe('probes in several places', () => {
     it('reads every monitor from the three locations, two of them probes without a database', async () => {
-        for (const id of [named, all]) {
+        for (const id of every) {
             const seen = await waitFor(
                 `monitor ${id} read from three locations`,
                 async () => {
@@ -149,41 +207,64 @@ describe('probes in several places', () => {
         expect(existsSync(`${probeDataDir}/secret.key`)).toBe(false);
     }, 60_000);
 
-    it('warns, naming fra-1, when only fra-1 loses its way to the node, and opens no incident', async () => {
+    it('tells each company once that fra-1 lost its network, with its own counts, and pages no one', async () => {
         netns.cutNode();
-        for (const id of [named, all]) {
-            const warned = await waitFor(
-                `monitor ${id} warning about fra-1`,
+        const cutAt = Date.now();
+        await waitFor('PROBE LOST ITS NETWORK in each chat', () => eachChat('PROBE LOST ITS NETWORK'), 60_000);
+        expect(Date.now() - cutAt).toBeLessThan(60_000);
+        // fra-1's readings count neither way now: every monitor is Ok on local's and sgp-1's word, naming nothing.
+        for (const id of every)
+            await waitFor(
+                `monitor ${id} Ok without fra-1`,
                 async () => {
                     const r = await row(id);
-                    return r.lastError?.includes('down from fra-1, up from local, sgp-1') ? r : null;
+                    const fra = r.locations.find((l) => l.location === 'fra-1');
+                    return r.status && r.lastError === null && fra?.level === 'error' ? r : null;
                 },
-                60_000
+                30_000
             );
-            expect(warned.status).toBe(true);
-            expect(warned.locations.find((l) => l.location === 'fra-1')?.level).toBe('error');
-        }
-        // Several more checks while fra-1 stays cut: still no Error and no incident.
-        await new Promise((r) => setTimeout(r, 12_000));
-        for (const id of [named, all]) expect((await row(id)).status).toBe(true);
-        expect(await incidentsOf([named, all])).toEqual([]);
-    }, 120_000);
+        // Several more checks while fra-1 stays cut: no second notice, no Error, no incident, no message per monitor.
+        await new Promise((r) => setTimeout(r, 15_000));
+        for (const id of every) expect((await row(id)).status).toBe(true);
+        expect(await incidentsOf(every)).toEqual([]);
+        const [probesCut, othersCut] = [received('probes', 'LOST'), received('others', 'LOST')];
+        expect(probesCut).toHaveLength(1);
+        expect(othersCut).toHaveLength(1);
+        // Each company hears of its own targets only: Probes' chat serves two configurations, and is told once.
+        expect(probesCut[0]?.text).toContain('Probe fra-1 lost its network: 3 of 3 targets unreachable from it only');
+        expect(probesCut[0]?.text).toContain('Company: Probes');
+        expect(othersCut[0]?.text).toContain('Probe fra-1 lost its network: 1 of 1 targets unreachable from it only');
+        expect(othersCut[0]?.text).toContain('Company: Others');
+        expect(telegram.sent.map((m) => m.text.split('\n')[0])).toEqual([
+            expect.stringContaining('PROBE LOST ITS NETWORK'),
+            expect.stringContaining('PROBE LOST ITS NETWORK'),
+        ]);
+    }, 150_000);
 
-    it('names a probe that stopped answering, counts it toward nothing, and reads from it again once it is back', async () => {
+    it('names a probe killed with -9 within a minute, counts it toward nothing, and says when it is back', async () => {
         const sgp = probes[0] as ConsoleProcess;
+        const killedAt = Date.now();
         await stopConsole(sgp, 'SIGKILL');
+        await waitFor('PROBE STOPPED REPORTING in each chat', () => eachChat('PROBE STOPPED REPORTING'), 60_000);
+        const namedAfter = Date.now() - killedAt;
+        expect(namedAfter).toBeLessThan(60_000);
+        const [probesSilent, othersSilent] = [received('probes', 'STOPPED'), received('others', 'STOPPED')];
+        expect(probesSilent).toHaveLength(1);
+        expect(othersSilent).toHaveLength(1);
+        expect(probesSilent[0]?.text).toContain('Probe sgp-1 stopped reporting: 3 monitors check from it');
+        expect(othersSilent[0]?.text).toContain('Probe sgp-1 stopped reporting: 1 monitor checks from it');
+        // The monitor naming sgp-1 shows it silent; with fra-1 left out only local counts, which sees the node up.
         const silent = await waitFor(
             'no answer from sgp-1',
             async () => {
                 const r = await row(named);
-                return r.lastError?.includes('; no answer from sgp-1') ? r : null;
+                return r.locations.find((l) => l.location === 'sgp-1')?.level === 'none' ? r : null;
             },
             60_000
         );
-        expect(silent.lastError).toContain('down from fra-1, up from local; no answer from sgp-1');
-        expect(silent.status).toBe(true);
         expect(silent.locations.find((l) => l.location === 'sgp-1')).toMatchObject({ level: 'none', latency_ms: null });
-        expect(await incidentsOf([named, all])).toEqual([]);
+        expect(silent.status).toBe(true);
+        expect(await incidentsOf(every)).toEqual([]);
         probes[0] = await startConsole('probe', {
             DATABASE_URL: '',
             APP_SECRET: '',
@@ -191,16 +272,19 @@ describe('probes in several places', () => {
             REDIS_URL,
             PROBE_LOCATION: 'sgp-1',
         });
+        await waitFor('PROBE REPORTING AGAIN in each chat', () => eachChat('PROBE REPORTING AGAIN'), 60_000);
         await waitFor(
             'sgp-1 answering again',
-            async () => (await row(named)).lastError?.includes('down from fra-1, up from local, sgp-1') ?? false,
+            async () => (await row(named)).locations.find((l) => l.location === 'sgp-1')?.level === 'ok',
             60_000
         );
-    }, 150_000);
+        expect(received('probes', 'STOPPED')).toHaveLength(1);
+        expect(received('others', 'REPORTING AGAIN')).toHaveLength(1);
+    }, 180_000);
 
-    it('confirms a halted node, seen down from every location, with exactly one incident per monitor', async () => {
+    it('confirms a halted node from the two healthy locations and pages once per monitor, fra-1 still left out', async () => {
         sim.control.halt(0);
-        for (const id of [named, all]) {
+        for (const id of firstNode) {
             const failed = await waitFor(
                 `monitor ${id} in Error`,
                 async () => {
@@ -209,22 +293,37 @@ describe('probes in several places', () => {
                 },
                 90_000
             );
-            // fra-1, still cut, counts as one of the two until the loss of a probe's own network is told apart
-            // (not built yet: a probe whose own network failed is not left out); the first healthy location to see the halt confirms it.
-            expect(failed.lastError).toContain('down from ');
+            expect(failed.lastError).toContain('down from local, sgp-1');
+            expect(failed.lastError).toContain('left out: fra-1 (probe lost its network)');
         }
-        // Both healthy locations see it down too, and more checks of the halted node open no second incident.
-        for (const id of [named, all])
+        // More checks of the halted node open no second incident and send no second alert; fra-1, down like
+        // everyone, is no evidence that its network is back.
+        await new Promise((r) => setTimeout(r, 12_000));
+        const opened = await incidentsOf(every);
+        expect(opened.map((i) => i.monitorId).sort()).toEqual([...firstNode].sort());
+        await waitFor('an ALERT per monitor', () => received('probes', 'ALERT').length === 2, 30_000);
+        await waitFor('an ALERT for Others', () => received('others', 'ALERT').length === 1, 30_000);
+        expect(received('probes', 'ALERT')).toHaveLength(2);
+        expect(received('others', 'ALERT')).toHaveLength(1);
+        expect(received('probes', 'PROBE NETWORK BACK')).toEqual([]);
+    }, 180_000);
+
+    it('tells each company once that fra-1 reaches its targets again, and the node recovers', async () => {
+        sim.control.resume(0);
+        netns.restoreNode();
+        await waitFor('PROBE NETWORK BACK in each chat', () => eachChat('PROBE NETWORK BACK'), 60_000);
+        for (const id of every)
             await waitFor(
-                `monitor ${id} down from every location`,
+                `monitor ${id} read Ok from three locations`,
                 async () => {
                     const r = await row(id);
-                    return r.locations.length === 3 && r.locations.every((l) => l.level === 'error');
+                    return r.status && r.locations.every((l) => l.level === 'ok');
                 },
                 60_000
             );
-        await new Promise((r) => setTimeout(r, 12_000));
-        const opened = await incidentsOf([named, all]);
-        expect(opened.map((i) => i.monitorId).sort()).toEqual([named, all].sort());
+        await new Promise((r) => setTimeout(r, 10_000));
+        expect(received('probes', 'PROBE NETWORK BACK')).toHaveLength(1);
+        expect(received('others', 'PROBE NETWORK BACK')).toHaveLength(1);
+        expect(received('probes', 'LOST')).toHaveLength(1);
     }, 150_000);
 });
