@@ -35,6 +35,8 @@ const add = (m: ByCompany, companyId: number, monitorId: number) =>
  */
 export class ProbeWatch {
     private timer: NodeJS.Timeout | null = null;
+    /** A look still running when the next is due: the next is skipped, so no change is told twice. */
+    private looking = false;
 
     constructor(
         private readonly ctx: { db: Db; redis: Redis },
@@ -43,10 +45,15 @@ export class ProbeWatch {
     ) {}
 
     start(): void {
-        this.timer = setInterval(
-            () => void this.look().catch((err) => this.log.warn(`Watching the probes failed: ${err.message}`)),
-            WATCH_MS
-        );
+        this.timer = setInterval(() => {
+            if (this.looking) return;
+            this.looking = true;
+            void this.look()
+                .catch((err) => this.log.warn(`Watching the probes failed: ${err.message}`))
+                .finally(() => {
+                    this.looking = false;
+                });
+        }, WATCH_MS);
         this.timer.unref();
     }
 
