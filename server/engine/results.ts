@@ -4,8 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import type { DatabaseHealth } from '../db/outage';
-import { eq } from 'drizzle-orm';
-import { auditEntries, monitorStates, outbox } from '../db/schema';
+import { auditEntries, outbox } from '../db/schema';
 import { routes } from '../notify/routing';
 import { toRecord } from '../notify/record';
 import { linksOf, outboxRows } from '../incidents/queue';
@@ -15,6 +14,7 @@ import type { CheckSample } from '../history/rollup';
 import type { DiskSample } from '../history/buffer';
 import type { MonitorTarget } from './targets';
 import type { AlertState, Notification, Transition } from './transitions';
+import { StateBatches } from './state-batches';
 
 /** What the engine remembers of a monitor between checks; stored as JSON in monitor_states. */
 export interface PersistedState {
@@ -70,6 +70,7 @@ export class ResultWriter {
     private readonly unsaved = new Map<number, CheckRecord>();
     private flushing: Promise<void> | null = null;
     private failing = false;
+    private readonly batches: StateBatches;
     readonly stats = { rows: 0, flushes: 0, failures: 0 };
 
     constructor(
@@ -79,7 +80,9 @@ export class ResultWriter {
         private readonly health?: DatabaseHealth,
         /** Check history, written in the same transaction as the results; null keeps none. */
         private readonly history: HistoryBuffer | null = null
-    ) {}
+    ) {
+        this.batches = new StateBatches(db);
+    }
 
     record(r: CheckRecord): void {
         this.latest.set(r.target.id, r);
@@ -90,13 +93,9 @@ export class ResultWriter {
         }
     }
 
-    /** A monitor's saved state (the cluster profile reads it before each check). */
-    async stateOf(monitorId: number): Promise<PersistedState | undefined> {
-        const [row] = await this.db
-            .select({ state: monitorStates.state })
-            .from(monitorStates)
-            .where(eq(monitorStates.monitorId, monitorId));
-        return row?.state as PersistedState | undefined;
+    /** A monitor's saved state (the cluster profile reads it before each check, many monitors to a query). */
+    stateOf(monitorId: number): Promise<PersistedState | undefined> {
+        return this.batches.stateOf(monitorId);
     }
 
     /**
@@ -104,8 +103,22 @@ export class ResultWriter {
      * compare-and-set on its state row (still the state of `prevSlot` the check started from, and older than this
      * one), with its health, transition, incident and outbox rows in the same transaction. Answers false, writing
      * nothing, when another process saved a state meanwhile or a newer slot is saved: a late or replayed result.
+     * A result without a transition shares one statement with other monitors' (StateBatches), under the same
+     * compare-and-set; should that statement fail, each of its results is tried on its own.
      */
     async commit(r: CheckRecord, prevSlot: number | null): Promise<boolean> {
+        if (!(r.transition.notification || r.transition.held || r.transition.change)) {
+            const saved = await this.batches.commit({ record: r, prevSlot }).catch(() => null);
+            if (saved !== null) {
+                if (saved && this.history && r.history) this.history.record(r.history.sample, r.history.disk);
+                this.health?.succeeded('write');
+                return saved;
+            }
+        }
+        return this.commitAlone(r, prevSlot);
+    }
+
+    private async commitAlone(r: CheckRecord, prevSlot: number | null): Promise<boolean> {
         const state = JSON.stringify(r.state);
         const slot = r.state.slot ?? 0;
         try {
