@@ -53,7 +53,7 @@ class Batches<In, Out> {
             this.waiting = later;
             try {
                 const out = await this.run(batch.map((c) => c.input));
-                batch.forEach((c, i) => c.resolve(out[i] as Out));
+                for (const [i, c] of batch.entries()) c.resolve(out[i] as Out);
             } catch (err) {
                 for (const c of batch) c.reject(err);
             }
@@ -78,7 +78,11 @@ export class StateBatches {
     private readonly writes: Batches<QuietCommit, boolean>;
 
     constructor(private readonly db: Db) {
-        this.reads = new Batches((ids) => this.readStates(ids), (id) => id, READ_GATHER_MS);
+        this.reads = new Batches(
+            (ids) => this.readStates(ids),
+            (id) => id,
+            READ_GATHER_MS
+        );
         this.writes = new Batches(
             (commits) => this.writeQuiet(commits),
             (c) => c.record.target.id,
