@@ -16,8 +16,12 @@ export const CHAIN_QUEUE = 'checks-chain';
  */
 const LOCK_MS = 20_000;
 const STALLED_SWEEP_MS = 10_000;
-/** Redis is compared with the monitors this often besides after each reload (a Redis that lost its data). */
+/**
+ * Redis is compared with the monitors this often besides after each reload (a Redis that lost its data): by the
+ * schedulers' ids, one read, and every FULL_EVERY-th time by their intervals too, which takes a read per scheduler.
+ */
 const RECONCILE_MS = 30_000;
+const FULL_EVERY = 10;
 const LAG_SAMPLES = 50_000;
 /** A check whose company has no slot free is tried again after this (plus up to as much again, spread). */
 const SLOT_RETRY_MS = 250;
@@ -79,6 +83,9 @@ export class QueueScheduler implements JobSchedule {
     private limits = new Map<number, number>();
     private syncing: Promise<void> | null = null;
     private again = false;
+    /** Whether the next reconcile compares intervals too (after a reload, and every FULL_EVERY-th period). */
+    private full = true;
+    private periods = 0;
     private started = false;
     /** Whether `wanted` holds a whole load of the monitors; before that nothing may be removed from Redis. */
     private complete = false;
@@ -124,6 +131,7 @@ export class QueueScheduler implements JobSchedule {
 
     loaded(): void {
         this.complete = true;
+        this.full = true;
         this.reconcileSoon();
     }
 
@@ -134,7 +142,10 @@ export class QueueScheduler implements JobSchedule {
     async start(): Promise<void> {
         this.started = true;
         if (this.complete) await this.reconcile();
-        this.timer = setInterval(() => this.reconcileSoon(), RECONCILE_MS);
+        this.timer = setInterval(() => {
+            if (++this.periods % FULL_EVERY === 0) this.full = true;
+            this.reconcileSoon();
+        }, RECONCILE_MS);
         this.worker = this.consume(CHECK_QUEUE, false);
     }
 
@@ -165,6 +176,20 @@ export class QueueScheduler implements JobSchedule {
     async schedulers(chain = false): Promise<Map<number, number | undefined>> {
         const all = await (chain ? this.chainQueue : this.queue).getJobSchedulers(0, -1);
         return new Map(all.map((s) => [Number(s.key), s.every]));
+    }
+
+    /**
+     * The job schedulers' ids alone, each with the interval this process wants it at: one read of the schedulers' set
+     * rather than one per scheduler. A scheduler at another interval is found by the next full reconcile.
+     */
+    private async schedulerIds(chain: boolean): Promise<Map<number, number | undefined>> {
+        const flat = await (chain ? this.chainQueue : this.queue).getBackend().getJobSchedulersRange(0, -1, true);
+        const out = new Map<number, number | undefined>();
+        for (let i = 0; i < flat.length; i += 2) {
+            const id = Number(flat[i]);
+            out.set(id, this.wanted.get(id)?.every);
+        }
+        return out;
     }
 
     private consume(name: string, chain: boolean): Worker<CheckJob> {
@@ -240,7 +265,20 @@ export class QueueScheduler implements JobSchedule {
      * the checks judged across monitors); one in the other queue is removed.
      */
     private async reconcile(): Promise<void> {
-        const [have, haveChain] = await Promise.all([this.schedulers(), this.schedulers(true)]);
+        const full = this.full;
+        this.full = false;
+        try {
+            await this.compare(full);
+        } catch (err) {
+            // A full compare that failed is made again next time.
+            if (full) this.full = true;
+            throw err;
+        }
+    }
+
+    private async compare(full: boolean): Promise<void> {
+        const read = full ? (chain: boolean) => this.schedulers(chain) : (chain: boolean) => this.schedulerIds(chain);
+        const [have, haveChain] = await Promise.all([read(false), read(true)]);
         const wanted = new Map(this.wanted);
         for (const [id, { every, firstDelayMaxMs, chain }] of wanted) {
             const [own, queue] = chain ? [haveChain, this.chainQueue] : [have, this.queue];
