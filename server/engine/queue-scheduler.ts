@@ -25,6 +25,8 @@ const FULL_EVERY = 10;
 const LAG_SAMPLES = 50_000;
 /** A check whose company has no slot free is tried again after this (plus up to as much again, spread). */
 const SLOT_RETRY_MS = 250;
+/** The longest a check reads (the engine's timeout is at most 15 s), with its commit after. */
+const CHECK_SPAN_MS = 15_000;
 
 /**
  * The time a scheduler's job was due. BullMQ names each iteration `repeat:<scheduler>:<due ms>`; its options are
@@ -81,6 +83,11 @@ export class QueueScheduler implements JobSchedule {
     /** The group (company) of each monitor, and each group's cap on checks in flight. */
     private readonly groups = new Map<number, number>();
     private limits = new Map<number, number>();
+    /**
+     * Per group, the most checks its monitors can have in flight at once: a monitor's runs start an interval apart and
+     * each ends within CHECK_SPAN_MS. A group whose cap is at least that never reaches it, so its checks take no slot.
+     */
+    private reach = new Map<number, number>();
     private syncing: Promise<void> | null = null;
     private again = false;
     /** Whether the next reconcile compares intervals too (after a reload, and every FULL_EVERY-th period). */
@@ -132,6 +139,12 @@ export class QueueScheduler implements JobSchedule {
     loaded(): void {
         this.complete = true;
         this.full = true;
+        const reach = new Map<number, number>();
+        for (const [id, group] of this.groups) {
+            const every = this.wanted.get(id)?.every;
+            if (every) reach.set(group, (reach.get(group) ?? 0) + Math.ceil(CHECK_SPAN_MS / every) + 1);
+        }
+        this.reach = reach;
         this.reconcileSoon();
     }
 
@@ -216,7 +229,12 @@ export class QueueScheduler implements JobSchedule {
             return;
         }
         const group = this.groups.get(id);
-        const cap = group === undefined ? undefined : this.limits.get(group);
+        const limit = group === undefined ? undefined : this.limits.get(group);
+        // Slots in Redis only for a group that could reach its cap: two round trips more per check.
+        const cap =
+            group !== undefined && limit !== undefined && (this.reach.get(group) ?? Number.POSITIVE_INFINITY) > limit
+                ? limit
+                : undefined;
         const holder = `${job.id}:${token ?? ''}`;
         if (group !== undefined && cap !== undefined && !(await this.opts.slots.acquire(group, cap, holder))) {
             const retryAt = Date.now() + SLOT_RETRY_MS * (1 + Math.random());
