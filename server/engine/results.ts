@@ -7,6 +7,9 @@ import type { DatabaseHealth } from '../db/outage';
 import { auditEntries, outbox } from '../db/schema';
 import { routes } from '../notify/routing';
 import { toRecord } from '../notify/record';
+import { holdRows } from '../notify/server-hold';
+import { CHECKS } from './checks';
+import type { MonitorType } from '../../common/monitor-types';
 import { linksOf, outboxRows } from '../incidents/queue';
 import { recordIncidents } from '../incidents/record';
 import { type HistoryBuffer, writeHistory } from '../history/buffer';
@@ -303,13 +306,30 @@ async function writeTransitions(db: Db, records: CheckRecord[]): Promise<void> {
             heldUntil: b.n === b.r.transition.held ? b.r.transition.heldUntil : undefined,
         }))
     );
-    const rows = built.flatMap(({ r, n, record }) =>
-        outboxRows(
+    const queued = built.map(({ r, n, record }) => ({
+        record,
+        rows: outboxRows(
             record,
             links
                 .filter((l) => l.configurationId === r.target.configuration.id && routes(l, record) && gate(n, l))
                 .map((l) => l.channelId)
-        )
+        ),
+    }));
+    // A whole server down is one message: alerts of a monitor with siblings wait briefly in the outbox.
+    const rows = await holdRows(
+        db,
+        queued.filter((q) => q.rows.length > 0),
+        intervalOf
     );
     if (rows.length) await db.insert(outbox).values(rows);
+}
+
+/** A stored monitor's check interval (ms), for how long its siblings' alerts wait for it (server-hold.ts). */
+function intervalOf(type: string, configurationObject: string): number {
+    const check = CHECKS[type as MonitorType] as (typeof CHECKS)[MonitorType] | undefined;
+    try {
+        return (check?.intervalSeconds(JSON.parse(configurationObject) as Record<string, unknown>) ?? 60) * 1000;
+    } catch {
+        return 60_000;
+    }
 }

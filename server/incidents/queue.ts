@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { configurationChannels, notificationChannels, outbox } from '../db/schema';
 import { formatNotification } from '../notify/format';
-import { isNotice, type NotificationRecord, parsePayload } from '../notify/record';
+import { isNotice, isServerGroup, type NotificationRecord, parsePayload } from '../notify/record';
 import { type RoutedLink, routes } from '../notify/routing';
 import { summaryLine } from '../notify/summary';
 
@@ -38,7 +38,7 @@ export function linksOf(db: Db, configurationIds: number[]): Promise<(IncidentLi
 /** The opening notification an incident keeps (incidents.payload). */
 export function openingRecord(payload: string): NotificationRecord | null {
     const record = parsePayload(payload);
-    return record && record.kind !== 'test' && !isNotice(record) ? record : null;
+    return record && record.kind !== 'test' && !isNotice(record) && !isServerGroup(record) ? record : null;
 }
 
 /** Queues `record` for each of `links` that takes it (routing.ts), as one outbox row per channel. */

@@ -178,13 +178,16 @@ export async function getIncident(db: Db, scope: Scope, id: string, nowMs: numbe
                     ? `${what} sent to ${channel}`
                     : d.status === 'failed'
                       ? `${what} to ${channel} failed: ${d.lastError ?? 'unknown error'}`
-                      : `${what} to ${channel} waiting${d.attempts ? ` (${d.attempts} attempts, last: ${d.lastError ?? 'unknown error'})` : ''}`;
+                      : d.status === 'held'
+                        ? `${what} to ${channel} held while the outbox sees whether its whole server is down`
+                        : `${what} to ${channel} waiting${d.attempts ? ` (${d.attempts} attempts, last: ${d.lastError ?? 'unknown error'})` : ''}`;
             return {
                 at: (d.sentAt ?? d.createdAt).toISOString(),
                 kind: d.kind,
                 channel_id: d.channelId,
                 ...(d.channelName ? { channel_name: d.channelName } : {}),
-                result: d.status,
+                // A held row is waiting too, only for another reason (its text says which).
+                result: d.status === 'held' ? 'pending' : d.status,
                 text,
                 order: events.length + i,
             };

@@ -1,6 +1,13 @@
 import type { outbox } from '../db/schema';
 import type { ChannelDefinition } from './channels';
-import { isNotice, type NotificationRecord, parsePayload, withLink } from './record';
+import {
+    isNotice,
+    isServerGroup,
+    type NotificationRecord,
+    parsePayload,
+    type ServerGroupRecord,
+    withLink,
+} from './record';
 
 /**
  * More due rows than this in one channel go out as digests: at 20 messages a minute, a mass outage sent one by
@@ -17,11 +24,16 @@ export interface Outgoing {
     what: string;
 }
 
-/** A message to send for one row, with the later rows it also stands for (reminders that fell due meanwhile). */
+/**
+ * A message to send for one row, with the later rows it also stands for (reminders that fell due meanwhile, or the
+ * other monitors' rows of a SERVER DOWN or SERVER UP group).
+ */
 interface Planned {
     row: Row;
     rows: Row[];
     record: NotificationRecord | null;
+    /** The records of a server's group (server-hold.ts), when the rows were released together. */
+    group?: { key: string; records: NotificationRecord[] };
 }
 
 /**
@@ -74,9 +86,23 @@ function digestOf(def: ChannelDefinition, run: Planned[]): { out: Outgoing; coun
 function collapse(due: Row[]): Planned[] {
     const out: Planned[] = [];
     const openByIncident = new Map<string, Planned>();
+    const byGroup = new Map<string, Planned>();
     for (const row of due) {
         const payload = parsePayload(row.payload);
-        const record = payload && payload.kind !== 'test' && !isNotice(payload) ? payload : null;
+        const record =
+            payload && payload.kind !== 'test' && !isNotice(payload) && !isServerGroup(payload) ? payload : null;
+        if (record && row.groupKey && (record.kind === 'alert' || record.kind === 'recovery')) {
+            const group = byGroup.get(row.groupKey);
+            if (group?.group) {
+                group.rows.push(row);
+                group.group.records.push(record);
+                continue;
+            }
+            const planned: Planned = { row, rows: [row], record, group: { key: row.groupKey, records: [record] } };
+            byGroup.set(row.groupKey, planned);
+            out.push(planned);
+            continue;
+        }
         const earlier = record ? openByIncident.get(record.incidentId) : undefined;
         if (record && earlier?.record && record.kind === 'reminder') {
             earlier.rows.push(row);
@@ -96,9 +122,35 @@ function collapse(due: Row[]): Planned[] {
 }
 
 function renderRow(def: ChannelDefinition, p: Planned, publicUrl: string | null): unknown {
+    if (p.group) return def.render(groupRecord(p.group.key, p.group.records, publicUrl));
     if (p.record) return def.render(withLink(p.record, publicUrl));
     const payload = parsePayload(p.row.payload);
     // Tests and notices (of a channel or a probe) are rendered as they are: they stand for no incident of a monitor.
     if (payload && (payload.kind === 'test' || isNotice(payload))) return def.render(payload);
     return def.renderText(p.row.text);
+}
+
+/**
+ * The message of a server's group: one SERVER DOWN (or SERVER UP) for two or more monitors; for one (the others'
+ * rows went to other channels, or recovered earlier) its own message, keyed by the group for PagerDuty.
+ */
+function groupRecord(
+    key: string,
+    records: NotificationRecord[],
+    publicUrl: string | null
+): NotificationRecord | ServerGroupRecord {
+    const [first] = records;
+    if (!first) throw new Error('A server group without rows');
+    if (records.length === 1) return { ...withLink(first, publicUrl), group: key };
+    const lead = records.reduce((a, b) => (b.since < a.since ? b : a));
+    return {
+        kind: first.kind === 'alert' ? 'server-down' : 'server-up',
+        group: key,
+        server: first.subject.server ?? { id: 0, name: '—' },
+        configuration: first.subject.configuration,
+        members: records,
+        since: lead.since,
+        at: Math.max(...records.map((r) => r.at)),
+        ...(publicUrl ? { url: withLink(lead, publicUrl).url } : {}),
+    };
 }

@@ -2,12 +2,14 @@ import { formatDuration, utc } from '../../common/duration';
 import {
     type DeliveryNoticeRecord,
     isDeliveryNotice,
+    isServerGroup,
     type NotificationFacts,
     type NotificationKind,
     type NotificationSubject,
     type OutgoingRecord,
     isProbeNotice,
     type ProbeNoticeRecord,
+    type ServerGroupRecord,
 } from './record';
 
 /**
@@ -16,9 +18,12 @@ import {
  */
 export interface Message {
     icon: string;
-    /** ALERT, STILL FAILING, RECOVERED, FLAPPING, STILL FLAPPING, CHAIN STALLED, …, TEST, CHANNEL …. */
+    /** ALERT, STILL FAILING, RECOVERED, FLAPPING, STILL FLAPPING, CHAIN STALLED, SERVER DOWN, …, TEST, CHANNEL …. */
     heading: string;
-    /** What it is about: the monitor, the chain for a chain halt, or the channel for a delivery notice. */
+    /**
+     * What it is about: the monitor, the chain for a chain halt, the channel for a delivery notice, or the server and
+     * its failing monitors for a SERVER DOWN.
+     */
     name: string;
     /** good (recovered, warning cleared), bad (failing), unsettled (flapping), warning or info (test, notices, acknowledgement). */
     tone: 'good' | 'bad' | 'unsettled' | 'warning' | 'info';
@@ -180,10 +185,40 @@ export function probeNoticeMessage(r: ProbeNoticeRecord): Message {
     return { ...PROBE_LOOKS[r.kind], name: r.location, lines: lines.map((text) => ({ text })) };
 }
 
+/**
+ * One message for every failing monitor of a server (server-hold.ts): its first line names the server and them all,
+ * `SERVER DOWN validator-1 — 3 monitors failing: Block height, Disk, RPC`, then what each says.
+ */
+export function serverGroupMessage(r: ServerGroupRecord): Message {
+    const down = r.kind === 'server-down';
+    const names = r.members.map((m) => m.subject.name).join(', ');
+    const count = `${r.members.length} monitors ${down ? 'failing' : 'recovered'}`;
+    const lines = [`Configuration: ${r.configuration.name} (${r.configuration.chain})`];
+    const lasted = (m: (typeof r.members)[number]) => m.durationMs ?? m.at - m.since;
+    for (const m of r.members) {
+        const what = down ? (m.message ?? 'no message') : `back after ${formatDuration(lasted(m))}`;
+        lines.push(`${m.subject.name} (${m.subject.type}): ${what}`);
+    }
+    const lastEnd = Math.max(...r.members.map((m) => m.since + lasted(m)));
+    lines.push(
+        down ? `Since: ${utc(r.since)}` : `Was down for ${formatDuration(lastEnd - r.since)}, since ${utc(r.since)}`
+    );
+    const ids = r.members.map((m) => m.incidentId.slice(0, 8)).join(', ');
+    return {
+        icon: down ? '🔴' : '✅',
+        heading: down ? 'SERVER DOWN' : 'SERVER UP',
+        name: `${r.server.name} — ${count}: ${names}`,
+        tone: down ? 'bad' : 'good',
+        lines: [...lines.flatMap(linesOf), { text: `Incidents ${ids}`, aside: true }],
+        ...(r.url ? { url: r.url } : {}),
+    };
+}
+
 /** The message of any record a channel is sent: a notification (with its late reminders and link), a notice, a test. */
 export function messageOf(record: OutgoingRecord): Message {
     if (isDeliveryNotice(record)) return deliveryNoticeMessage(record);
     if (isProbeNotice(record)) return probeNoticeMessage(record);
+    if (isServerGroup(record)) return serverGroupMessage(record);
     if (record.kind === 'test') {
         return {
             icon: 'ℹ️',

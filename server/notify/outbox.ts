@@ -17,6 +17,7 @@ import { DeliveryOutcomes } from './outcomes';
 import { ChannelPacer, type Pacing, type SendLog } from './pacing';
 import { DownDestinations, PROBE_INTERVAL_MS } from './probing';
 import { sendableSettings } from './sendable-settings';
+import { releaseHeld } from './server-hold';
 
 export { type Pacing, PROBE_INTERVAL_MS };
 
@@ -109,6 +110,7 @@ export class OutboxDispatcher {
     private async pass(): Promise<number> {
         this.down.probeDue();
         const db = this.ctx.db;
+        await releaseHeld(db, this.pacer.now());
         const startedAt = ++this.clock;
         this.selecting = true;
         let rows: Row[];

@@ -60,7 +60,34 @@ export interface NotificationRecord extends NotificationFacts {
     stillFailing?: { at: number; reminders: number };
     /** The console page it is about (PUBLIC_URL), added when it is sent; absent without PUBLIC_URL. */
     url?: string;
+    /**
+     * Set by the outbox when the row went out as part of a SERVER DOWN or SERVER UP group of one row in this channel
+     * (server-hold.ts): the group's key, which PagerDuty keys the page by instead of the incident.
+     */
+    group?: string;
 }
+
+/**
+ * The alerts (or recoveries) of every failing monitor of one server, sent as one message (server-hold.ts). Built by
+ * the outbox from the rows it stands for; never stored.
+ */
+export interface ServerGroupRecord {
+    kind: 'server-down' | 'server-up';
+    /** `server/<id>/<first incident id>`: the same for the SERVER DOWN and its SERVER UP (PagerDuty's dedup_key). */
+    group: string;
+    server: { id: number; name: string };
+    configuration: NotificationSubject['configuration'];
+    /** The notifications it stands for, one per monitor, in the order they were raised. */
+    members: NotificationRecord[];
+    /** When the first of them failed. */
+    since: number;
+    at: number;
+    /** The console page of the first incident (PUBLIC_URL). */
+    url?: string;
+}
+
+export const isServerGroup = (r: OutgoingRecord): r is ServerGroupRecord =>
+    r.kind === 'server-down' || r.kind === 'server-up';
 
 /** Kinds that belong to an incident (its page exists); the others link the monitor's page. */
 const OF_INCIDENT: readonly NotificationKind[] = [
@@ -131,7 +158,12 @@ export interface ProbeNoticeRecord {
 }
 
 /** Everything a channel type renders. */
-export type OutgoingRecord = NotificationRecord | TestRecord | DeliveryNoticeRecord | ProbeNoticeRecord;
+export type OutgoingRecord =
+    | NotificationRecord
+    | TestRecord
+    | DeliveryNoticeRecord
+    | ProbeNoticeRecord
+    | ServerGroupRecord;
 
 export const isDeliveryNotice = (r: OutgoingRecord): r is DeliveryNoticeRecord =>
     r.kind === 'channel-failing' || r.kind === 'channel-delivering';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { plain } from '../format';
 import { LINK_TEXT, messageOf, titleOf } from '../message';
-import { isDeliveryNotice, isProbeNotice } from '../record';
+import { isDeliveryNotice, isProbeNotice, isServerGroup } from '../record';
 import { classifyStatus, clip, probeHttp, retryAfterHeader, unreachable } from './common';
 import { setting } from './settings';
 import type { ChannelConfig, ChannelDefinition } from './types';
@@ -82,12 +82,38 @@ export const pagerduty: ChannelDefinition<PagerDutyEvent> = {
         }
         // A probe's own trouble is no node's: it is told in the chats and pages no one.
         if (isProbeNotice(record)) return null;
+        // A server's group is one page, keyed by the group: its SERVER UP (or the last recovery of its incidents)
+        // resolves it, whichever of its monitors recovered first.
+        if (isServerGroup(record)) {
+            if (record.kind === 'server-up') return { event_action: 'resolve', dedup_key: record.group };
+            const m = messageOf(record);
+            return {
+                event_action: 'trigger',
+                dedup_key: record.group,
+                ...(record.url ? { links: [{ href: record.url, text: LINK_TEXT }] } : {}),
+                payload: {
+                    summary: clip(titleOf(m), 1024),
+                    source: record.server.name,
+                    severity: 'critical',
+                    custom_details: {
+                        configuration: record.configuration.name,
+                        chain: record.configuration.chain,
+                        server: record.server.name,
+                        monitors: record.members
+                            .map((r) => `${r.subject.name} (${r.subject.type}): ${r.message ?? 'no message'}`)
+                            .join('\n'),
+                        since: new Date(record.since).toISOString(),
+                        incident_ids: record.members.map((r) => r.incidentId).join(', '),
+                    },
+                },
+            };
+        }
         // PagerDuty re-notifies on its own: reminders are not sent. Upgrade notices inform and page no one.
         if (record.kind === 'reminder' || record.kind === 'upgrade-notice' || record.kind === 'upgrade-height')
             return null;
         // A warning is its own PagerDuty incident (severity warning, its own id as dedup_key), resolved by its clear.
         if (record.kind === 'recovery' || record.kind === 'chain-resumed' || record.kind === 'warning-cleared') {
-            return { event_action: 'resolve', dedup_key: record.incidentId };
+            return { event_action: 'resolve', dedup_key: record.group ?? record.incidentId };
         }
         // PagerDuty's own acknowledgement of the incident it opened for the alert (same dedup_key).
         if (record.kind === 'acknowledged') return { event_action: 'acknowledge', dedup_key: record.incidentId };
@@ -95,7 +121,7 @@ export const pagerduty: ChannelDefinition<PagerDutyEvent> = {
         const s = record.subject;
         return {
             event_action: 'trigger',
-            dedup_key: record.incidentId,
+            dedup_key: record.group ?? record.incidentId,
             ...(record.url ? { links: [{ href: record.url, text: LINK_TEXT }] } : {}),
             payload: {
                 summary: clip(`${titleOf(m)}: ${record.message ?? 'no message'}`, 1024),

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { plain } from '../format';
 import { messageOf, textOf } from '../message';
-import { isDeliveryNotice, isProbeNotice, type NotificationRecord } from '../record';
+import { isDeliveryNotice, isProbeNotice, isServerGroup, type NotificationRecord } from '../record';
 import { classifyStatus, probeHttp, retryAfterHeader, unreachable } from './common';
 import { setting } from './settings';
 import type { ChannelConfig, ChannelDefinition } from './types';
@@ -27,6 +27,8 @@ export interface WebhookBody {
         | 'probe_silent'
         | 'probe_reporting'
         | 'acknowledged'
+        | 'server_down'
+        | 'server_up'
         | 'test';
     incident_id: string | null;
     severity: 'critical' | 'warning' | 'info';
@@ -39,6 +41,11 @@ export interface WebhookBody {
     sent_at: string;
     /** The console's page of the incident, or of the monitor (PUBLIC_URL); absent without PUBLIC_URL. */
     url?: string;
+    /**
+     * On server_down and server_up only: the monitors it stands for, each with its incident and message
+     * (`incident_id` is then the first of them, `monitor` null).
+     */
+    monitors?: { id: number; name: string; type: string; incident_id: string; message: string | null }[];
     /** On the delivery notices only: the channel the outbox could not deliver to, and its company. */
     channel?: { id: number; name: string; type: string; company: { id: number; name: string } };
     /** On the probe notices only: the location whose probe lost its network or stopped reporting. */
@@ -155,6 +162,30 @@ export const webhook: ChannelDefinition<Unsent> = {
                 since: new Date(record.since).toISOString(),
                 duration_seconds: ended ? Math.round((record.at - record.since) / 1000) : null,
                 location: record.location,
+            };
+        }
+        if (isServerGroup(record)) {
+            const down = record.kind === 'server-down';
+            const lead = record.members[0];
+            return {
+                version: 1,
+                kind: down ? 'server_down' : 'server_up',
+                incident_id: lead?.incidentId ?? null,
+                severity: 'critical',
+                configuration: { ...record.configuration },
+                server: { ...record.server },
+                monitor: null,
+                message: messageOf(record).name,
+                since: new Date(record.since).toISOString(),
+                duration_seconds: down ? null : Math.round((record.at - record.since) / 1000),
+                monitors: record.members.map((m) => ({
+                    id: m.subject.id,
+                    name: m.subject.name,
+                    type: m.subject.type,
+                    incident_id: m.incidentId,
+                    message: m.message,
+                })),
+                ...(record.url ? { url: record.url } : {}),
             };
         }
         const s = record.subject;
