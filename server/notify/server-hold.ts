@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { incidents, monitors, outbox } from '../db/schema';
-import { decideHold, type HeldRow, HOLD_CAP_MS, type Sibling } from './server-decision';
+import { decideHold, type HeldRow, HOLD_CAP_MS, type Member, type Sibling } from './server-decision';
 import { type NotificationRecord, parsePayload } from './record';
 
 export { HOLD_CAP_MS };
@@ -97,6 +97,24 @@ const recoveryWindow = (record: NotificationRecord) =>
  * decision about the same rows a no-op.
  */
 export async function releaseHeld(db: Db, nowMs: number): Promise<void> {
+    // One snapshot for every read: a monitor's health, its held row and its incident are committed together, and
+    // reading them at different moments could see one without the other (a group released without its last member).
+    const seen = await db.transaction((tx) => readHeld(tx as unknown as Db), {
+        isolationLevel: 'repeatable read',
+        accessMode: 'read only',
+    });
+    if (!seen) return;
+    const decisions = decideHold(seen.rows, seen.siblings, seen.members, nowMs);
+    for (const d of decisions) {
+        await db
+            .update(outbox)
+            .set({ status: 'pending', groupKey: d.groupKey, nextAttemptAt: new Date(nowMs) })
+            .where(and(inArray(outbox.id, d.ids), eq(outbox.status, 'held')));
+    }
+}
+
+/** The held rows, the monitors of their servers and the incidents of their groups, or null when none is held. */
+async function readHeld(db: Db): Promise<{ rows: HeldRow[]; siblings: Sibling[]; members: Member[] } | null> {
     const held = await db
         .select({
             id: outbox.id,
@@ -109,7 +127,7 @@ export async function releaseHeld(db: Db, nowMs: number): Promise<void> {
         })
         .from(outbox)
         .where(eq(outbox.status, 'held'));
-    if (held.length === 0) return;
+    if (held.length === 0) return null;
     const rows: HeldRow[] = held.map((h) => {
         const record = parsePayload(h.payload);
         return {
@@ -150,16 +168,13 @@ export async function releaseHeld(db: Db, nowMs: number): Promise<void> {
               .innerJoin(incidents, eq(incidents.id, outbox.incidentId))
               .where(and(inArray(outbox.groupKey, groupKeys), eq(outbox.kind, 'alert')))
         : [];
-    const decisions = decideHold(
+    return {
         rows,
         siblings,
-        members.map((m) => ({ key: m.key ?? '', incidentId: m.incidentId ?? '', closed: m.status === 'closed' })),
-        nowMs
-    );
-    for (const d of decisions) {
-        await db
-            .update(outbox)
-            .set({ status: 'pending', groupKey: d.groupKey, nextAttemptAt: new Date(nowMs) })
-            .where(and(inArray(outbox.id, d.ids), eq(outbox.status, 'held')));
-    }
+        members: members.map((m) => ({
+            key: m.key ?? '',
+            incidentId: m.incidentId ?? '',
+            closed: m.status === 'closed',
+        })),
+    };
 }
