@@ -97,6 +97,9 @@ const recoveryWindow = (record: NotificationRecord) =>
  * decision about the same rows a no-op.
  */
 export async function releaseHeld(db: Db, nowMs: number): Promise<void> {
+    // Most passes find nothing held: one indexed look, without opening a transaction.
+    const [any] = await db.select({ id: outbox.id }).from(outbox).where(eq(outbox.status, 'held')).limit(1);
+    if (!any) return;
     // One snapshot for every read: a monitor's health, its held row and its incident are committed together, and
     // reading them at different moments could see one without the other (a group released without its last member).
     const seen = await db.transaction((tx) => readHeld(tx as unknown as Db), {
