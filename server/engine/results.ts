@@ -310,9 +310,7 @@ async function writeTransitions(db: Db, records: CheckRecord[]): Promise<void> {
         record,
         rows: outboxRows(
             record,
-            links
-                .filter((l) => l.configurationId === r.target.configuration.id && routes(l, record) && gate(n, l))
-                .map((l) => l.channelId)
+            links.filter((l) => l.configurationId === r.target.configuration.id && routes(l, record) && gate(n, l))
         ),
     }));
     // A whole server down is one message: alerts of a monitor with siblings wait briefly in the outbox.

@@ -14,7 +14,8 @@ import type { NotificationFacts, NotificationKind } from '../notify/record';
  *   Pending   ok        → Normal    warning-cleared, when its warning was sent
  *   Pending   warning   → Pending   —            (warning, when it was held back and the hold is over)
  *   Pending   error     → Alerting  alert        (or → Flapping, as from Normal; the alert's recovery ends the
- *                                                  warning too, so no warning-cleared follows)
+ *                                                  warning too, so no warning-cleared follows: the alert names
+ *                                                  the warning it ends, for channels that keep incidents)
  *   Alerting  error     → Alerting  reminder, when alert_sleep_duration_minutes passed since the last message
  *   Alerting  warning   → Alerting  —            (the incident stays open: no recovery/alert ping-pong)
  *   Alerting  ok        → Normal    recovery, naming how long the incident lasted
@@ -143,6 +144,7 @@ export function transition(
     if (prev.status !== 'alerting') {
         if (failing) {
             const incidentId = newIncidentId();
+            const endsWarning = prev.status === 'pending' && prev.warning ? { endsWarning: prev.warning.id } : {};
             if (openedAt.length >= FLAP_OPENINGS) {
                 const message = `Entered Error ${openedAt.length} times within ${formatDuration(FLAP_WINDOW_MS)}, now: ${verdict.message ?? 'no message'}. Further changes are held back until it is stable for ${formatDuration(FLAP_STABLE_MS)}.`;
                 return {
@@ -154,13 +156,20 @@ export function transition(
                         failing: true,
                         ...history,
                     },
-                    notification: { kind: 'flapping', incidentId, since: nowMs, message, flapping: true },
+                    notification: {
+                        kind: 'flapping',
+                        incidentId,
+                        since: nowMs,
+                        message,
+                        flapping: true,
+                        ...endsWarning,
+                    },
                     change: `Flapping: entered Error ${openedAt.length} times within ${formatDuration(FLAP_WINDOW_MS)}: ${verdict.message ?? 'no message'}`,
                 };
             }
             return {
                 state: { status: 'alerting', since: nowMs, lastNotifiedAt: nowMs, incidentId, ...history },
-                notification: { kind: 'alert', incidentId, since: nowMs, message: verdict.message },
+                notification: { kind: 'alert', incidentId, since: nowMs, message: verdict.message, ...endsWarning },
                 change: `Entered Error: ${verdict.message ?? 'no message'}`,
             };
         }

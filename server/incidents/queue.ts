@@ -43,25 +43,31 @@ export function openingRecord(payload: string): NotificationRecord | null {
 
 /** Queues `record` for each of `links` that takes it (routing.ts), as one outbox row per channel. */
 export async function queue(db: Db, record: NotificationRecord, links: IncidentLink[]): Promise<number[]> {
-    const taking = links.filter((l) => routes(l, record)).map((l) => l.channelId);
+    const taking = links.filter((l) => routes(l, record));
     if (taking.length === 0) return [];
     await db.insert(outbox).values(outboxRows(record, taking));
-    return taking;
+    return taking.map((l) => l.channelId);
 }
 
-/** One outbox row per channel for `record`: its Telegram text, digest line and payload, rendered once. */
-export function outboxRows(record: NotificationRecord, channelIds: number[]): (typeof outbox.$inferInsert)[] {
-    if (channelIds.length === 0) return [];
+/** One outbox row per link for `record`: its Telegram text, digest line and payload, rendered once. */
+export function outboxRows(
+    record: NotificationRecord,
+    links: Pick<IncidentLink, 'channelId' | 'minSeverity'>[]
+): (typeof outbox.$inferInsert)[] {
+    if (links.length === 0) return [];
     const text = formatNotification(record.subject, record, record.at);
     const summary = summaryLine(record.subject, record, record.at);
     const payload = JSON.stringify(record);
-    return channelIds.map((channelId) => ({
-        channelId,
+    // A link that takes no warnings never heard of the one this alert ends: there is nothing for it to resolve.
+    const { endsWarning: _, ...unwarned } = record;
+    const unwarnedPayload = record.endsWarning ? JSON.stringify(unwarned) : payload;
+    return links.map((l) => ({
+        channelId: l.channelId,
         monitorId: record.subject.id,
         incidentId: record.incidentId,
         kind: record.kind,
         text,
         summary,
-        payload,
+        payload: l.minSeverity === 'warning' ? payload : unwarnedPayload,
     }));
 }

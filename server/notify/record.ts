@@ -45,6 +45,11 @@ export interface NotificationFacts {
     message: string | null;
     /** The incident was a flapping episode rather than one outage. */
     flapping?: boolean;
+    /**
+     * An alert entered from a warning the channels were told of: that warning's incident id. No warning-cleared
+     * follows (the alert's recovery ends both), so a channel that keeps incidents (PagerDuty) resolves it here.
+     */
+    endsWarning?: string;
 }
 
 export interface NotificationRecord extends NotificationFacts {
@@ -202,6 +207,7 @@ export function toRecord(
         ...(facts.durationMs !== undefined ? { durationMs: facts.durationMs } : {}),
         message: facts.message,
         ...(facts.flapping ? { flapping: true } : {}),
+        ...(facts.endsWarning ? { endsWarning: facts.endsWarning } : {}),
         at,
         severity,
         subject: {

@@ -9,7 +9,7 @@ import { OwnRedis } from './own-redis';
 import { type ConsoleProcess, RedisProbe, startConsole, stopConsole } from './processes';
 
 /**
- * Issue 28: "a Redis restart (AOF on) loses no scheduler". One `web` and two `worker` consoles on a Redis of this
+ * A Redis restart (AOF on) loses no job scheduler. One `web` and two `worker` consoles on a Redis of this
  * file's own (append-only file, fsynced on every write), checking blockCheck monitors every 2 to 4 s. Redis is
  * killed with -9, left down a while and started again on the same file: the processes live through the outage
  * (a failing dependency degrades them, never stops them), every enabled monitor still has exactly one job

@@ -4,7 +4,7 @@ import { LINK_TEXT, messageOf, titleOf } from '../message';
 import { isDeliveryNotice, isProbeNotice, isServerGroup } from '../record';
 import { classifyStatus, clip, probeHttp, retryAfterHeader, unreachable } from './common';
 import { setting } from './settings';
-import type { ChannelConfig, ChannelDefinition } from './types';
+import type { ChannelConfig, ChannelDefinition, NotifyContext, SendResult } from './types';
 
 /** Events API v2: https://developer.pagerduty.com/docs/events-api-v2/trigger-events/ */
 interface PagerDutyEvent {
@@ -21,6 +21,12 @@ interface PagerDutyEvent {
 }
 
 type PdSeverity = 'critical' | 'error' | 'warning' | 'info';
+
+/**
+ * An event to send, and the warning incident to resolve before it: an alert that follows a warning ends it (no
+ * warning-cleared follows), and PagerDuty would otherwise keep the warning's incident open for good.
+ */
+type PagerDutyMessage = PagerDutyEvent & { resolveFirst?: string };
 const PD_SEVERITIES: readonly string[] = ['critical', 'error', 'warning', 'info'];
 
 function check(config: ChannelConfig): Record<string, string> {
@@ -42,14 +48,14 @@ function check(config: ChannelConfig): Record<string, string> {
 const events = (ctx: { apiUrls: { pagerduty: string } }) => `${ctx.apiUrls.pagerduty.replace(/\/+$/, '')}/v2/enqueue`;
 
 /** The event's routing key is added at send time: it is a setting, not part of the rendered message. */
-export const pagerduty: ChannelDefinition<PagerDutyEvent> = {
+export const pagerduty: ChannelDefinition<PagerDutyMessage> = {
     type: 'pagerduty',
     // The Events API accepts about 120 events a minute per integration key.
     limits: { perMinute: 120, maxLength: 1024 },
     digests: false,
     check,
     destination: (ctx) => new URL(events(ctx)).origin,
-    render(record): PagerDutyEvent | null {
+    render(record): PagerDutyMessage | null {
         if (record.kind === 'test') {
             return {
                 event_action: 'trigger',
@@ -122,6 +128,7 @@ export const pagerduty: ChannelDefinition<PagerDutyEvent> = {
         return {
             event_action: 'trigger',
             dedup_key: record.group ?? record.incidentId,
+            ...(record.endsWarning ? { resolveFirst: record.endsWarning } : {}),
             ...(record.url ? { links: [{ href: record.url, text: LINK_TEXT }] } : {}),
             payload: {
                 summary: clip(`${titleOf(m)}: ${record.message ?? 'no message'}`, 1024),
@@ -156,46 +163,55 @@ export const pagerduty: ChannelDefinition<PagerDutyEvent> = {
         const [first] = lines;
         return { message: this.renderText(first?.text ?? ''), count: 1 };
     },
-    async send(ctx, config, event) {
-        const map = typeof config.severity_map === 'object' ? config.severity_map : {};
-        const body: PagerDutyEvent & { routing_key: string } = {
-            routing_key: setting(config, 'routing_key'),
-            ...event,
-            ...(event.payload
-                ? {
-                      payload: {
-                          ...event.payload,
-                          severity: (map[event.payload.severity] as PdSeverity | undefined) ?? event.payload.severity,
-                      },
-                  }
-                : {}),
-        };
-        let res: Awaited<ReturnType<typeof ctx.http.request>>;
-        try {
-            res = await ctx.http.request(events(ctx), {
-                method: 'POST',
-                headers: { 'content-type': 'application/json', accept: 'application/json' },
-                body: JSON.stringify(body),
-                timeoutMs: 10_000,
-                maxBodyBytes: 64 * 1024,
-                truncateBody: true,
-            });
-        } catch (err) {
-            return unreachable(err, 'PagerDuty');
+    async send(ctx, config, { resolveFirst, ...event }) {
+        // Resolving is idempotent at PagerDuty: a retry after the trigger failed resolves again, harmlessly.
+        if (resolveFirst) {
+            const resolved = await post(ctx, config, { event_action: 'resolve', dedup_key: resolveFirst });
+            if (resolved.outcome !== 'accepted') return resolved;
         }
-        if (res.status === 202 || res.status === 200) return { outcome: 'accepted' };
-        let answer: { message?: unknown; errors?: unknown } = {};
-        try {
-            answer = JSON.parse(res.text) as typeof answer;
-        } catch {
-            // 429 and 5xx answers may have no JSON body.
-        }
-        const details = Array.isArray(answer.errors) ? answer.errors.filter((e) => typeof e === 'string') : [];
-        const said = typeof answer.message === 'string' ? answer.message : '';
-        const error = said
-            ? `PagerDuty: ${said}${details.length ? ` (${details.join('; ')})` : ''}`
-            : `PagerDuty answered HTTP ${res.status}`;
-        return classifyStatus(res.status, error.replaceAll(body.routing_key, '***'), retryAfterHeader(res.headers));
+        return post(ctx, config, event);
     },
     probe: (ctx) => probeHttp(ctx, events(ctx)),
 };
+
+async function post(ctx: NotifyContext, config: ChannelConfig, event: PagerDutyEvent): Promise<SendResult> {
+    const map = typeof config.severity_map === 'object' ? config.severity_map : {};
+    const body: PagerDutyEvent & { routing_key: string } = {
+        routing_key: setting(config, 'routing_key'),
+        ...event,
+        ...(event.payload
+            ? {
+                  payload: {
+                      ...event.payload,
+                      severity: (map[event.payload.severity] as PdSeverity | undefined) ?? event.payload.severity,
+                  },
+              }
+            : {}),
+    };
+    let res: Awaited<ReturnType<typeof ctx.http.request>>;
+    try {
+        res = await ctx.http.request(events(ctx), {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json' },
+            body: JSON.stringify(body),
+            timeoutMs: 10_000,
+            maxBodyBytes: 64 * 1024,
+            truncateBody: true,
+        });
+    } catch (err) {
+        return unreachable(err, 'PagerDuty');
+    }
+    if (res.status === 202 || res.status === 200) return { outcome: 'accepted' };
+    let answer: { message?: unknown; errors?: unknown } = {};
+    try {
+        answer = JSON.parse(res.text) as typeof answer;
+    } catch {
+        // 429 and 5xx answers may have no JSON body.
+    }
+    const details = Array.isArray(answer.errors) ? answer.errors.filter((e) => typeof e === 'string') : [];
+    const said = typeof answer.message === 'string' ? answer.message : '';
+    const error = said
+        ? `PagerDuty: ${said}${details.length ? ` (${details.join('; ')})` : ''}`
+        : `PagerDuty answered HTTP ${res.status}`;
+    return classifyStatus(res.status, error.replaceAll(body.routing_key, '***'), retryAfterHeader(res.headers));
+}

@@ -46,6 +46,8 @@ export interface WebhookBody {
      * (`incident_id` is then the first of them, `monitor` null).
      */
     monitors?: { id: number; name: string; type: string; incident_id: string; message: string | null }[];
+    /** On an alert that follows a warning: the warning's incident_id, which it ends (no warning_cleared follows). */
+    ends_incident_id?: string;
     /** On the delivery notices only: the channel the outbox could not deliver to, and its company. */
     channel?: { id: number; name: string; type: string; company: { id: number; name: string } };
     /** On the probe notices only: the location whose probe lost its network or stopped reporting. */
@@ -203,6 +205,7 @@ export const webhook: ChannelDefinition<Unsent> = {
             since: new Date(record.since).toISOString(),
             duration_seconds: ended ? Math.round((record.durationMs ?? record.at - record.since) / 1000) : null,
             ...(record.url ? { url: record.url } : {}),
+            ...(record.endsWarning ? { ends_incident_id: record.endsWarning } : {}),
         };
     },
     renderText: (html) => ({

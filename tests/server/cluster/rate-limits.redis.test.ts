@@ -9,7 +9,7 @@ import { type ClusterApps, clusterApps } from './apps';
 /**
  * The per-minute limits of the public status pages, channel tests and service tests count every `web` process's
  * requests together, as the sign-in limit does: spread over two processes, a visitor or a user gets one budget, not
- * two. Redis database 10, emptied first: the counts outlive a run by a minute.
+ * two. Redis database 3, emptied first: the counts outlive a run by a minute.
  */
 let c: ClusterApps;
 let acme: number;
@@ -21,7 +21,7 @@ function web(i: number) {
 }
 
 beforeAll(async () => {
-    c = await clusterApps(2, 10, { statusRateLimitPerMinute: 3 });
+    c = await clusterApps(2, 3, { statusRateLimitPerMinute: 3 });
     acme = await seedCompany(web(0), 'Acme');
     await seedUser(web(0), { username: 'tester', companyId: acme, isAdmin: true });
 });

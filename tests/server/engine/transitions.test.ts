@@ -205,6 +205,15 @@ describe('warnings', () => {
     it('a warning that turns into an error ends with the alert and its recovery, no clear', () => {
         const { sent } = run([warn, warn, err, err, warn, ok]);
         expect(sent.map((m) => m.kind)).toEqual(['warning', 'alert', 'recovery']);
+        // The alert names the warning it ends, for channels that keep an incident open per warning.
+        expect(sent[1]).toMatchObject({ kind: 'alert', incidentId: 'inc-2', endsWarning: 'inc-1' });
+    });
+
+    it('an alert ends no warning the channels were not told of (held back, or none)', () => {
+        const held = run([warn, ok, warn, err]).sent;
+        expect(held.map((m) => m.kind)).toEqual(['warning', 'warning-cleared', 'alert']);
+        expect(held[2]).not.toHaveProperty('endsWarning');
+        expect(run([ok, err]).sent[0]).not.toHaveProperty('endsWarning');
     });
 
     it('forgets a warning whose message a later step dropped, so no clear follows it', () => {

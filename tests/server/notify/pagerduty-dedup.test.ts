@@ -7,7 +7,7 @@ import { answers, type Receiver, startReceiver } from '../../support/fake-receiv
 import { createTestApp, seedCompany, type TestApp } from '../helpers';
 
 /**
- * Issue 28, "use the provider's idempotency key where it has one (PagerDuty dedup_key)": every event of one incident
+ * PagerDuty's own idempotency key (dedup_key) makes a message delivered twice one incident: every event of one incident
  * carries the same dedup_key on the wire (trigger, acknowledge, resolve), and so does a trigger sent again: after a
  * transient failure, and after a process died between PagerDuty's 202 and the row's "sent" mark (the row is simply
  * still pending), so PagerDuty folds the second one into the incident it opened. Another incident has its own key.
@@ -50,8 +50,19 @@ const subject = (id: number) => ({
     server: { id: 3, name: 'validator-1' },
 });
 
-async function queue(incidentId: string, kind: NotificationFacts['kind'], monitorId = 42): Promise<number> {
-    const facts: NotificationFacts = { kind, incidentId, since: Date.now() - 60_000, message: 'No new block for 60 s' };
+async function queue(
+    incidentId: string,
+    kind: NotificationFacts['kind'],
+    monitorId = 42,
+    extra: Partial<NotificationFacts> = {}
+): Promise<number> {
+    const facts: NotificationFacts = {
+        kind,
+        incidentId,
+        since: Date.now() - 60_000,
+        message: 'No new block for 60 s',
+        ...extra,
+    };
     const [row] = await t.app.ctx.db
         .insert(outbox)
         .values({
@@ -127,4 +138,26 @@ it('keys a message queued without its record by the whole message: sent again al
     const [one, two, again] = events().map(([, key]) => key);
     expect(one).not.toBe(two);
     expect(again).toBe(one);
+});
+
+it('resolves the incident of a warning that became an alert, which no warning-cleared will end, before the alert triggers', async () => {
+    const warning = '3f1c2b4a-0000-4000-8000-000000000011';
+    const alert = '3f1c2b4a-0000-4000-8000-000000000012';
+    await queue(warning, 'warning');
+    expect(await deliver()).toBe(1);
+    await queue(alert, 'alert', 42, { endsWarning: warning });
+    await queue(alert, 'recovery');
+    // The resolve refused once: the alert is sent again whole, resolving again first (idempotent at PagerDuty).
+    pagerduty.script.push({ status: 502, body: '' });
+    expect(await deliver()).toBe(0);
+    expect(await deliver()).toBe(2);
+    expect(events()).toEqual([
+        ['trigger', warning],
+        ['resolve', warning],
+        ['resolve', warning],
+        ['trigger', alert],
+        ['resolve', alert],
+    ]);
+    const severities = pagerduty.received.map((r) => (r.json as { payload?: { severity: string } }).payload?.severity);
+    expect(severities).toEqual(['warning', undefined, undefined, 'critical', undefined]);
 });
