@@ -8,11 +8,7 @@ import { type ClusterApps, clusterApps } from './apps';
  */
 let c: ClusterApps;
 
-function web(i: number) {
-    const t = c.apps[i];
-    if (!t) throw new Error(`no app ${i}`);
-    return t.app;
-}
+const web = (i: number) => c.web(i);
 
 beforeAll(async () => {
     c = await clusterApps(2, 12, { answerCacheMs: 60_000 }, true);

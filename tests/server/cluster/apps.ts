@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../../../server/config';
 import { redisConnection } from '../../../server/db/redis';
@@ -16,6 +17,8 @@ const PG_BASE = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/
 
 export interface ClusterApps {
     apps: TestApp[];
+    /** The `i`th app's Fastify instance. */
+    web(i: number): FastifyInstance;
     /** A Redis client on the apps' database, for what a test reads or clears there. */
     redis: Redis;
     close(): Promise<void>;
@@ -49,6 +52,11 @@ export async function clusterApps(
         );
     return {
         apps,
+        web: (i) => {
+            const t = apps[i];
+            if (!t) throw new Error(`no app ${i}`);
+            return t.app;
+        },
         redis,
         close: async () => {
             for (const a of apps) await a.close();

@@ -32,11 +32,7 @@ beforeEach(() => {
     clock = Date.now() + 10_000;
 });
 
-function web(i: number) {
-    const t = c.apps[i];
-    if (!t) throw new Error(`no app ${i}`);
-    return t.app;
-}
+const web = (i: number) => c.web(i);
 
 /** The dispatcher of process `i`, as server/assembly/background.ts builds it in the cluster profile. */
 function dispatcher(i: number, limit: number): OutboxDispatcher {

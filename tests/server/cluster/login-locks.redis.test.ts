@@ -15,11 +15,7 @@ beforeAll(async () => {
 afterAll(() => c?.close());
 
 /** The app standing for process `i`. */
-function web(i: number) {
-    const t = c.apps[i];
-    if (!t) throw new Error(`no app ${i}`);
-    return t.app;
-}
+const web = (i: number) => c.web(i);
 
 const from = (app: number, address: string, username: string, password: string) =>
     web(app).inject({

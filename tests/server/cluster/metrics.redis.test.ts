@@ -11,11 +11,7 @@ const TOKEN = 'prometheus-scrape-token-0123456789';
 let c: ClusterApps;
 let sim: ChainSim;
 
-function web(i: number) {
-    const t = c.apps[i];
-    if (!t) throw new Error(`no app ${i}`);
-    return t.app;
-}
+const web = (i: number) => c.web(i);
 
 beforeAll(async () => {
     sim = await startChainSim({ blockTimeMs: 200, nodes: 1 });

@@ -14,11 +14,7 @@ import { type ClusterApps, clusterApps } from './apps';
 let c: ClusterApps;
 let acme: number;
 
-function web(i: number) {
-    const t = c.apps[i];
-    if (!t) throw new Error(`no app ${i}`);
-    return t.app;
-}
+const web = (i: number) => c.web(i);
 
 beforeAll(async () => {
     c = await clusterApps(2, 3, { statusRateLimitPerMinute: 3 });

@@ -12,11 +12,7 @@ let c: ClusterApps;
 let base: string;
 let origin: string;
 
-function web(i: number) {
-    const t = c.apps[i];
-    if (!t) throw new Error(`no app ${i}`);
-    return t.app;
-}
+const web = (i: number) => c.web(i);
 
 beforeAll(async () => {
     c = await clusterApps(2, 12, {}, true);
