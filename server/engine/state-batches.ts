@@ -2,9 +2,12 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { CheckRecord, PersistedState } from './results';
 
-/** How long a call waits for others to share its statement; a check is this much later at most, per statement. */
-const READ_GATHER_MS = 20;
-const WRITE_GATHER_MS = 40;
+/**
+ * How long a call waits for others to share its statement: a check is saved this much later at most, and at a few
+ * checks a second per worker a shorter wait shares few statements.
+ */
+const READ_GATHER_MS = 50;
+const WRITE_GATHER_MS = 100;
 const MAX_BATCH = 500;
 
 interface Call<In, Out> {
