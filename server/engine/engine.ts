@@ -144,7 +144,7 @@ export class Engine {
     ) {
         this.now = ctx.clock ?? (() => Date.now());
         const schedule = opts.schedule ?? ((run, concurrency) => new Scheduler(run, concurrency));
-        this.scheduler = schedule((id, slot) => this.runOnce(id, slot), opts.concurrency ?? 256);
+        this.scheduler = schedule((id, slot, read) => this.runOnce(id, slot, read), opts.concurrency ?? 256);
         this.reads = new ReadThread({ allowPrivate: ctx.config.allowPrivateTargets }, log);
         this.readPorts = {
             reads: this.reads,
@@ -340,7 +340,7 @@ export class Engine {
     }
 
     /** One check of one monitor; never throws. */
-    private async runOnce(id: number, slot?: number): Promise<void> {
+    private async runOnce(id: number, slot?: number, read?: () => void): Promise<void> {
         const target = this.targets.get(id);
         if (!target) return;
         const check = CHECKS[target.type];
@@ -350,6 +350,7 @@ export class Engine {
         const plan = this.places?.plan(target) ?? null;
         const across = plan ? await this.places?.readAcross(plan, target, timeoutMs) : null;
         const single = across ? null : await readTarget(this.readPorts, target, timeoutMs);
+        read?.();
         if (this.controller.signal.aborted) return;
         let durationMs = performance.now() - startedAt;
         const now = this.now();

@@ -249,14 +249,21 @@ export class QueueScheduler implements JobSchedule {
         if (this.stats.lags.length > LAG_SAMPLES) this.stats.lags.splice(0, this.stats.lags.length - LAG_SAMPLES);
         this.stats.started++;
         this.inFlight++;
+        // The slot is given back once the target has been read: the cap is about reads of the company's targets, and
+        // the state read and save after them are shared with other monitors' (StateBatches) and wait on those.
+        let giving: Promise<void> | null = null;
+        const giveBack = () => {
+            if (giving || group === undefined || cap === undefined) return;
+            giving = this.opts.slots
+                .release(group, holder)
+                .catch((err) => this.opts.log.warn(`Giving back a company's check slot failed: ${err.message}`));
+        };
         try {
-            await this.run(id, due);
+            await this.run(id, due, giveBack);
         } finally {
             this.inFlight--;
-            if (group !== undefined && cap !== undefined)
-                await this.opts.slots
-                    .release(group, holder)
-                    .catch((err) => this.opts.log.warn(`Giving back a company's check slot failed: ${err.message}`));
+            giveBack();
+            await giving;
         }
     }
 

@@ -7,8 +7,11 @@
  * group's queue, and a free slot goes to the group with the fewest jobs in flight: a group at its cap, or one whose
  * slow jobs hold many slots, waits for its own slots without delaying any other group's jobs.
  */
-/** Runs one job; `slot` is the time it was scheduled for, where the schedule names it (BullMQ). */
-export type JobRunner = (id: number, slot?: number) => Promise<void>;
+/**
+ * Runs one job; `slot` is the time it was scheduled for, where the schedule names it (BullMQ). `read` is called once
+ * the target has been read, when what is left (judging, saving) no longer waits on the target.
+ */
+export type JobRunner = (id: number, slot?: number, read?: () => void) => Promise<void>;
 
 interface Entry {
     id: number;
