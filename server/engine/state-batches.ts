@@ -103,10 +103,11 @@ export class StateBatches {
         return this.writes.call(c);
     }
 
+    /** By the primary key: `in (select …)` made a hash join that read the whole table when it was small. */
     private async readStates(ids: number[]): Promise<(PersistedState | undefined)[]> {
         const result = (await this.db.execute(sql`
             select monitor_id, state from monitor_states
-            where monitor_id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)::int)`)) as unknown as {
+            where monitor_id = any(array(select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)::int))`)) as unknown as {
             rows: { monitor_id: number; state: PersistedState }[];
         };
         const byId = new Map(result.rows.map((r) => [Number(r.monitor_id), r.state]));
@@ -115,11 +116,13 @@ export class StateBatches {
 
     /**
      * One statement for the batch: each state row is replaced only while it still holds the slot its check started
-     * from (or, for a first check, holds none) and that slot is older than the new one; the health columns of
-     * exactly the monitors saved follow. Answers, per commit, whether it was saved.
+     * from (or, for a first check, holds none) and that slot is older than the new one; the health columns of exactly
+     * the monitors saved follow. Answers, per commit, whether it was saved. The rows are found by their primary keys
+     * (`= any(array(…))`): joined with the batch, the planner read the whole table for each batch.
      */
     private async writeQuiet(commits: QuietCommit[]): Promise<boolean[]> {
-        // In id order, so two batches that meet on a row take their locks in the same order.
+        // In id order, so two batches that meet on rows tend to lock them in one order; should they deadlock all the
+        // same, the batch fails and ResultWriter.commit saves each of its results alone.
         const rows = commits
             .map(({ record: r, prevSlot }) => ({
                 id: r.target.id,
@@ -138,8 +141,8 @@ export class StateBatches {
             ), replaced as (
                 update monitor_states as s set state = v.state, updated_at = now()
                 from v
-                where v.prev is not null and s.monitor_id = v.id and (s.state->>'slot')::bigint = v.prev
-                    and v.prev < v.slot
+                where s.monitor_id = any(array(select id from v where v.prev is not null)) and s.monitor_id = v.id
+                    and (s.state->>'slot')::bigint = v.prev and v.prev < v.slot
                 returning s.monitor_id
             ), first as (
                 insert into monitor_states (monitor_id, state, updated_at)
@@ -153,8 +156,8 @@ export class StateBatches {
                 select monitor_id from replaced union all select monitor_id from first
             ), health as (
                 update monitors as m set status = v.status, last_error = v.last_error, last_check = v.last_check
-                from v join saved on saved.monitor_id = v.id
-                where m.id = v.id
+                from v
+                where m.id = any(array(select monitor_id from saved)) and m.id = v.id
                 returning m.id
             )
             select monitor_id from saved`)) as unknown as { rows: { monitor_id: number }[] };
