@@ -37,6 +37,8 @@ export class ProbeWatch {
     private timer: NodeJS.Timeout | null = null;
     /** A look still running when the next is due: the next is skipped, so no change is told twice. */
     private looking = false;
+    /** The locations the last look found cut off, not yet told (see `look`). */
+    private suspected = new Set<string>();
 
     constructor(
         private readonly ctx: { db: Db; redis: Redis },
@@ -91,10 +93,15 @@ export class ProbeWatch {
             users.set(location, using);
             views.push({ location, live: live.has(location), byCompany: tallies, users: new Set(using.keys()) });
         }
-        const changes = probeChanges(views, {
+        const found = probeChanges(views, {
             cut: new Set(told.cut.keys()),
             silent: new Set(told.silent.keys()),
         });
+        // A cut is told at the second look in a row that finds it: one look's blip is not a lost network, and the
+        // targets whose checks fail a few seconds after the first ones' are counted in the one message.
+        const cuts = new Set(found.flatMap((c) => (c.kind === 'probe-cut' ? [c.location] : [])));
+        const changes = found.filter((c) => c.kind !== 'probe-cut' || this.suspected.has(c.location));
+        this.suspected = cuts;
         for (const change of changes) {
             const episodes = change.kind === 'probe-cut' || change.kind === 'probe-back' ? told.cut : told.silent;
             await this.tell(change, nowMs, {
