@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import pg from 'pg';
 import type { LocationResult } from '../../common/locations';
 import { deriveKey } from '../../server/auth/keys';
 import { encryptSecret } from '../../server/auth/secrets';
 import { type Database, openDatabase } from '../../server/db/client';
 import {
+    checkResults,
     companies,
     configurationChannels,
     configurations,
@@ -203,6 +204,19 @@ describe('probes in several places', () => {
             for (const l of seen.locations) expect(l.latency_ms).toEqual(expect.any(Number));
             expect(seen).toMatchObject({ status: true, lastError: null });
         }
+        // The check history keeps what each location saw.
+        const kept = await waitFor(
+            'a check kept with its locations',
+            async () => {
+                const rows = await database.db
+                    .select({ locations: checkResults.locations })
+                    .from(checkResults)
+                    .where(and(inArray(checkResults.monitorId, every), isNotNull(checkResults.locations)));
+                return rows.find((r) => r.locations?.split(',').every((l) => l.endsWith(':o')));
+            },
+            20_000
+        );
+        expect(kept.locations?.split(',').sort()).toEqual(['fra-1:o', 'local:o', 'sgp-1:o']);
         // The probes wrote no key file: they hold no secret.
         expect(existsSync(`${probeDataDir}/secret.key`)).toBe(false);
     }, 60_000);
