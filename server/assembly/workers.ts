@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
+import { alive, beat, leave } from '../db/presence';
 import { requestPathConnection } from '../db/redis';
 
 /** A process that runs checks and deliveries, as /api/health lists it. */
@@ -14,6 +15,7 @@ export interface WorkerInfo {
 }
 
 const KEY = 'node-monitor:workers:';
+const INDEX = `${KEY}index`;
 const BEAT_MS = 5000;
 /** A worker not seen for this long has left the list: one killed with -9 is gone within it. */
 const TTL_SECONDS = 15;
@@ -55,17 +57,8 @@ export class WorkerRegistry {
 
     async live(): Promise<WorkerInfo[]> {
         if (!this.redis) return this.working() ? [{ ...this.self, last_seen_at: new Date().toISOString() }] : [];
-        const keys: string[] = [];
-        let cursor = '0';
-        do {
-            const [next, found] = await this.redis.scan(cursor, 'MATCH', `${KEY}*`, 'COUNT', 500);
-            cursor = next;
-            keys.push(...found);
-        } while (cursor !== '0');
-        if (keys.length === 0) return [];
-        const values = await this.redis.mget(...keys);
-        return values
-            .flatMap((v) => (v ? [JSON.parse(v) as WorkerInfo] : []))
+        return (await alive(this.redis, INDEX))
+            .map(({ value }) => JSON.parse(value) as WorkerInfo)
             .sort((a, b) => a.started_at.localeCompare(b.started_at));
     }
 
@@ -73,13 +66,13 @@ export class WorkerRegistry {
         if (this.timer) clearInterval(this.timer);
         if (!this.redis) return;
         // A clean stop leaves the list at once; a killed process leaves it when its key expires.
-        await this.redis.del(KEY + this.self.id).catch(() => {});
+        await leave(this.redis, INDEX, KEY + this.self.id).catch(() => {});
         this.redis.disconnect();
     }
 
     private async beat(): Promise<void> {
         if (!this.redis || !this.working()) return;
         const info: WorkerInfo = { ...this.self, last_seen_at: new Date().toISOString() };
-        await this.redis.set(KEY + this.self.id, JSON.stringify(info), 'EX', TTL_SECONDS);
+        await beat(this.redis, INDEX, KEY + this.self.id, JSON.stringify(info), TTL_SECONDS * 1000);
     }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Job, Queue, QueueEvents, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import { alive, beat, leave } from '../db/presence';
 import { redisConnection } from '../db/redis';
 import type { Sighting } from './probe-health';
 import { cutLocations, recordSightings } from './probe-health-store';
@@ -41,6 +42,8 @@ export interface ProbeJob {
 export type ProbeAnswer = { ok: true; value: unknown; ms: number } | { ok: false; error: string; ms: number };
 
 const LOCATION_KEY = 'node-monitor:locations:';
+/** The probes' liveness keys (db/presence.ts); under LOCATION_KEY, so a probe's Redis user reaches it. */
+const LOCATION_INDEX = `${LOCATION_KEY}index`;
 const BEAT_MS = 5000;
 const TTL_MS = 15_000;
 /** Time allowed for a job to reach a probe and its answer to come back, beside the read's own timeout. */
@@ -85,12 +88,12 @@ export class ProbeServer {
         if (this.timer) clearInterval(this.timer);
         this.stopping.abort();
         await this.worker?.close();
-        await this.redis.del(this.key).catch(() => {});
+        await leave(this.redis, LOCATION_INDEX, this.key).catch(() => {});
         this.redis.disconnect();
     }
 
     private async beat(): Promise<void> {
-        await this.redis.set(this.key, String(Date.now()), 'PX', TTL_MS);
+        await beat(this.redis, LOCATION_INDEX, this.key, String(Date.now()), TTL_MS);
     }
 
     private async serve(job: Job<ProbeJob>): Promise<ProbeAnswer | null> {
@@ -108,14 +111,8 @@ export class ProbeServer {
 
 /** The locations alive in the cluster, as their probe servers' keys say. */
 export async function liveLocations(redis: Redis): Promise<string[]> {
-    const found = new Set<string>();
-    let cursor = '0';
-    do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${LOCATION_KEY}*`, 'COUNT', 500);
-        cursor = next;
-        for (const k of keys) found.add(k.slice(LOCATION_KEY.length).replace(/:[^:]*$/, ''));
-    } while (cursor !== '0');
-    return [...found].sort();
+    const keys = await alive(redis, LOCATION_INDEX);
+    return [...new Set(keys.map(({ key }) => key.slice(LOCATION_KEY.length).replace(/:[^:]*$/, '')))].sort();
 }
 
 /**

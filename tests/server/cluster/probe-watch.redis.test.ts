@@ -1,3 +1,4 @@
+import { beat } from '../../../server/db/presence';
 import { and, asc, inArray, like } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { redisConnection } from '../../../server/db/redis';
@@ -28,10 +29,13 @@ const ids = { acme: [] as number[], other: [] as number[] };
 const channels = { acme: 0, acmeHub: 0, other: 0 };
 
 const watch = () => new ProbeWatch({ db: t.app.ctx.db, redis }, t.app.log, () => clock);
+/** A probe of each location saying it is alive, as ProbeServer does. */
 const alive = async (...locations: string[]) => {
-    for (const l of locations) await redis.set(`node-monitor:locations:${l}:test`, '1', 'PX', 60_000);
+    for (const l of locations) await beat(redis, INDEX, `node-monitor:locations:${l}:test`, '1', 60_000);
 };
+/** Its liveness key expired. */
 const dead = (location: string) => redis.del(`node-monitor:locations:${location}:test`);
+const INDEX = 'node-monitor:locations:index';
 /**
  * A company's monitors seen from fra-1 and sgp-1, in order, fra-1 as `fra` says (the last entry for the rest) and
  * sgp-1 as agrees with it.
