@@ -23,10 +23,10 @@ interface PagerDutyEvent {
 type PdSeverity = 'critical' | 'error' | 'warning' | 'info';
 
 /**
- * An event to send, and the warning incident to resolve before it: an alert that follows a warning ends it (no
+ * An event to send, and the warning incidents to resolve before it: an alert that follows a warning ends it (no
  * warning-cleared follows), and PagerDuty would otherwise keep the warning's incident open for good.
  */
-type PagerDutyMessage = PagerDutyEvent & { resolveFirst?: string };
+type PagerDutyMessage = PagerDutyEvent & { resolveFirst?: string[] };
 const PD_SEVERITIES: readonly string[] = ['critical', 'error', 'warning', 'info'];
 
 function check(config: ChannelConfig): Record<string, string> {
@@ -93,9 +93,11 @@ export const pagerduty: ChannelDefinition<PagerDutyMessage> = {
         if (isServerGroup(record)) {
             if (record.kind === 'server-up') return { event_action: 'resolve', dedup_key: record.group };
             const m = messageOf(record);
+            const ended = record.members.flatMap((r) => (r.endsWarning ? [r.endsWarning] : []));
             return {
                 event_action: 'trigger',
                 dedup_key: record.group,
+                ...(ended.length ? { resolveFirst: ended } : {}),
                 ...(record.url ? { links: [{ href: record.url, text: LINK_TEXT }] } : {}),
                 payload: {
                     summary: clip(titleOf(m), 1024),
@@ -128,7 +130,7 @@ export const pagerduty: ChannelDefinition<PagerDutyMessage> = {
         return {
             event_action: 'trigger',
             dedup_key: record.group ?? record.incidentId,
-            ...(record.endsWarning ? { resolveFirst: record.endsWarning } : {}),
+            ...(record.endsWarning ? { resolveFirst: [record.endsWarning] } : {}),
             ...(record.url ? { links: [{ href: record.url, text: LINK_TEXT }] } : {}),
             payload: {
                 summary: clip(`${titleOf(m)}: ${record.message ?? 'no message'}`, 1024),
@@ -165,8 +167,8 @@ export const pagerduty: ChannelDefinition<PagerDutyMessage> = {
     },
     async send(ctx, config, { resolveFirst, ...event }) {
         // Resolving is idempotent at PagerDuty: a retry after the trigger failed resolves again, harmlessly.
-        if (resolveFirst) {
-            const resolved = await post(ctx, config, { event_action: 'resolve', dedup_key: resolveFirst });
+        for (const dedup_key of resolveFirst ?? []) {
+            const resolved = await post(ctx, config, { event_action: 'resolve', dedup_key });
             if (resolved.outcome !== 'accepted') return resolved;
         }
         return post(ctx, config, event);

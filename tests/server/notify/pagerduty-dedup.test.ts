@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { encryptSecret } from '../../../server/auth/secrets';
 import { notificationChannels, outbox } from '../../../server/db/schema';
 import { OutboxDispatcher } from '../../../server/notify/outbox';
-import { type NotificationFacts, toRecord } from '../../../server/notify/record';
+import { CHANNELS } from '../../../server/notify/channels';
+import { type NotificationFacts, type ServerGroupRecord, toRecord } from '../../../server/notify/record';
 import { answers, type Receiver, startReceiver } from '../../support/fake-receivers';
 import { createTestApp, seedCompany, type TestApp } from '../helpers';
 
@@ -160,4 +161,29 @@ it('resolves the incident of a warning that became an alert, which no warning-cl
     ]);
     const severities = pagerduty.received.map((r) => (r.json as { payload?: { severity: string } }).payload?.severity);
     expect(severities).toEqual(['warning', undefined, undefined, 'critical', undefined]);
+});
+
+it('resolves, before a SERVER DOWN page, the warning incidents its monitors’ alerts end', () => {
+    const member = (monitorId: number, incidentId: string, endsWarning?: string) =>
+        toRecord(
+            subject(monitorId),
+            { kind: 'alert', incidentId, since: 1_000, message: 'down', ...(endsWarning ? { endsWarning } : {}) },
+            2_000
+        );
+    const group: ServerGroupRecord = {
+        kind: 'server-down',
+        group: 'server/3/a-1',
+        server: { id: 3, name: 'validator-1' },
+        configuration: { id: 1, name: 'Hub', chain: 'cosmoshub' },
+        members: [member(42, 'a-1', 'w-1'), member(43, 'a-2')],
+        since: 1_000,
+        at: 2_000,
+    };
+    expect(CHANNELS.pagerduty.render(group)).toMatchObject({
+        event_action: 'trigger',
+        dedup_key: 'server/3/a-1',
+        resolveFirst: ['w-1'],
+    });
+    const quiet = { ...group, members: [member(42, 'a-1'), member(43, 'a-2')] };
+    expect(CHANNELS.pagerduty.render(quiet)).not.toHaveProperty('resolveFirst');
 });
