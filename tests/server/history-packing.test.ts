@@ -15,6 +15,8 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 const now = Date.now();
+/** The start of the last day the packer takes (a day is packed an hour after it ends). */
+const edge = Math.floor((now - HOUR) / DAY) * DAY;
 
 let w: World;
 let site: number;
@@ -136,10 +138,11 @@ beforeAll(async () => {
         await write(checks(site, t0, span, 5 * MIN, (i) => Math.round((40 + i / 300) * 1000) / 1000));
         await write(checks(node, t0, span, 5 * MIN, (i) => (i % 11 === 0 ? null : 20_000_000 + i * 50)));
     }
-    // Twelve days of disk readings every 15 minutes: /data filling, / flat, the last reading of each bucket kept.
+    // Twelve whole days of disk readings every 15 minutes, up to the day still open (so twelve days get packed at
+    // any hour of the run): /data filling, / flat, the last reading of each bucket kept.
     const disk = new HistoryBuffer();
-    for (let t = now - 12 * DAY; t < now - HOUR; t += 15 * MIN) {
-        const hours = (t - now + 12 * DAY) / HOUR;
+    for (let t = edge - 12 * DAY; t < edge; t += 15 * MIN) {
+        const hours = (t - edge + 12 * DAY) / HOUR;
         disk.record(
             { monitorId: site, t, level: 'ok', latencyMs: 5, value: null, message: null },
             {
@@ -160,7 +163,6 @@ afterAll(() => w.t.close());
 describe('packing rollups into days', () => {
     it('answers the same charts, uptime and CSV before and after the rows are packed, in steps', async () => {
         const before = await answers();
-        const edge = Math.floor((now - HOUR) / DAY) * DAY;
         const unpacked = async () =>
             (await count(`select count(*) as n from history_5m where bucket < '${iso(edge)}'`)) +
             (await count(`select count(*) as n from history_1h where bucket < '${iso(edge)}'`)) +
