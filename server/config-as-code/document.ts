@@ -6,7 +6,7 @@ import { confirmField, confirmProblem, locationsField } from '../validation/loca
 import { checkSettings } from '../validation/monitor';
 
 /**
- * The configuration-as-code document, version 1 (README "Configuration as code"): a company's configurations with
+ * The configuration-as-code document, version 1 (docs/integrations.md, "Configuration as code"): a company's configurations with
  * their servers, services, monitors and channel links. Names identify rows within their parent; ids and secrets
  * never appear. JSON and YAML carry the same shape.
  */

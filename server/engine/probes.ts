@@ -23,7 +23,7 @@ import { errorText } from './texts';
  * probe can therefore read those addresses and forge its location's readings; and since REDIS_URL opens the whole
  * Redis database unless the operator narrows it, also read every other location's jobs, answer them, and tamper
  * with the check schedulers and the event channel. So give a remote probe a Redis ACL user limited to its queue's
- * keys (`~bull:probe-<location>:*`, the location keys below; README has the line it starts with) rather than the
+ * keys (`~bull:probe-<location>:*`, the location keys below; docs/cluster.md has the line it starts with) rather than the
  * cluster's full URL; with it, a thief sees and answers that location's reads only (and may claim locations alive
  * that are not, which monitors checked from every location then name as silent); with `confirm` of 2 or more its
  * forged readings alone cannot page, nor hide a failure the other locations confirm. It cannot reach PostgreSQL,

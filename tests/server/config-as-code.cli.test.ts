@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { buildApp } from '../../server/app';
 import { auth, login, seedCompany, seedUser, testConfig } from './helpers';
 
-// The shell side of configuration as code, as the README shows it: `npm run cli -- export > nodes.yaml`, then
+// The shell side of configuration as code, as docs/integrations.md shows it: `npm run cli -- export > nodes.yaml`, then
 // `npm run cli -- import nodes.yaml --dry-run`, on the embedded database of a stopped console.
 const dir = mkdtempSync(join(tmpdir(), 'nm-cli-'));
 const env = {

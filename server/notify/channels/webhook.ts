@@ -6,7 +6,7 @@ import { classifyStatus, probeHttp, retryAfterHeader, unreachable } from './comm
 import { setting } from './settings';
 import type { ChannelConfig, ChannelDefinition } from './types';
 
-/** The documented body (README, "Webhook channel"): version 1. */
+/** The documented body (docs/webhook.md): version 1. */
 export interface WebhookBody {
     version: 1;
     kind:
