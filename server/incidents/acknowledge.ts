@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import { incidentEvents, incidents, outbox } from '../db/schema';
 import type { IncidentRow } from '../db/schema';
 import { inScope, type Scope } from '../repositories/scope';
+import { serverGroupsOf } from '../notify/server-hold';
 import { linksOf, openingRecord, queue } from './queue';
 import { escalatedChannels } from './record';
 
@@ -36,13 +37,14 @@ async function scoped(db: Db, id: string, scope: Scope): Promise<IncidentRow | n
  * takes the incident's notifications (an escalation channel only if it was sent the alert), and audits it. Reminders
  * and escalation stop because both read `acknowledged_at` from the database (record.ts, escalation.ts), so this
  * survives a restart. A second acknowledgement, or one of a closed incident, changes nothing and answers 409.
- * `scope` is the caller's company (null: any, for a super admin).
+ * `scope` is the caller's company (null: any, for a super admin). `tell: false` queues no message: the incidents of
+ * one SERVER DOWN are acknowledged together and the channels told once, by the first.
  */
 export async function acknowledgeIncident(
     db: Db,
     id: string,
     by: IncidentActor,
-    opts: { scope?: Scope; note?: string | null; now?: number } = {}
+    opts: { scope?: Scope; note?: string | null; now?: number; tell?: boolean } = {}
 ): Promise<IncidentOutcome> {
     const now = opts.now ?? Date.now();
     const note = opts.note?.trim() || null;
@@ -77,12 +79,18 @@ export async function acknowledgeIncident(
             .delete(outbox)
             .where(and(eq(outbox.incidentId, id), eq(outbox.kind, 'reminder'), eq(outbox.status, 'pending')));
         const opening = openingRecord(row.payload);
-        if (opening) {
+        if (opening && opts.tell !== false) {
             const escalated = await escalatedChannels(tx, [id]);
             const links = (await linksOf(tx, [row.configurationId])).filter(
                 (l) => l.escalateAfterMinutes === null || escalated.has(`${id}/${l.channelId}`)
             );
-            await queue(tx, { ...opening, kind: 'acknowledged', at: now, message: text }, links);
+            // An alert sent as part of a SERVER DOWN was paged under the group's key: acknowledge that page.
+            const group = (await serverGroupsOf(tx, [id])).get(id);
+            await queue(
+                tx,
+                { ...opening, kind: 'acknowledged', at: now, message: text, ...(group ? { group } : {}) },
+                links
+            );
         }
         await writeAudit(tx, {
             companyId: row.companyId,

@@ -31,9 +31,12 @@ export interface Message {
     lines: MessageLine[];
     /** The console page it is about (PUBLIC_URL), which each type links in its own way. */
     url?: string;
-    /** A problem someone may take on: the incident and monitor its Acknowledge and Silence buttons name. */
-    actions?: { incidentId: string; monitorId: number };
+    /** A problem someone may take on: what its Acknowledge and Silence buttons act on. */
+    actions?: MessageActions;
 }
+
+/** The incident and monitor a problem's buttons name; for a SERVER DOWN, the server and its first incident. */
+export type MessageActions = { incidentId: string; monitorId: number } | { incidentId: string; serverId: number };
 
 export interface MessageLine {
     text: string;
@@ -211,6 +214,7 @@ export function serverGroupMessage(r: ServerGroupRecord): Message {
         tone: down ? 'bad' : 'good',
         lines: [...lines.flatMap(linesOf), { text: `Incidents ${ids}`, aside: true }],
         ...(r.url ? { url: r.url } : {}),
+        ...(down && r.members[0] ? { actions: { incidentId: r.members[0].incidentId, serverId: r.server.id } } : {}),
     };
 }
 

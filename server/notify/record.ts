@@ -67,7 +67,8 @@ export interface NotificationRecord extends NotificationFacts {
     url?: string;
     /**
      * Set by the outbox when the row went out as part of a SERVER DOWN or SERVER UP group of one row in this channel
-     * (server-hold.ts): the group's key, which PagerDuty keys the page by instead of the incident.
+     * (server-hold.ts): the group's key, which PagerDuty keys the page by instead of the incident. An
+     * acknowledgement of an incident whose alert went out in such a group carries it too, to acknowledge that page.
      */
     group?: string;
 }

@@ -25,6 +25,18 @@ const HOLD_SLACK_MS = 15_000;
 const serverKey = (serverId: number) => `server/${serverId}`;
 const isGroupKey = (key: string | null): key is string => !!key && key.split('/').length === 3;
 
+/** The SERVER DOWN group each of `incidentIds` went out in (its alert's rows keep the key), when it did. */
+export async function serverGroupsOf(db: Db, incidentIds: string[]): Promise<Map<string, string>> {
+    const groupOf = new Map<string, string>();
+    if (incidentIds.length === 0) return groupOf;
+    const grouped = await db
+        .selectDistinct({ incidentId: outbox.incidentId, groupKey: outbox.groupKey })
+        .from(outbox)
+        .where(and(inArray(outbox.incidentId, incidentIds), eq(outbox.kind, 'alert'), isNotNull(outbox.groupKey)));
+    for (const g of grouped) if (g.incidentId && isGroupKey(g.groupKey)) groupOf.set(g.incidentId, g.groupKey);
+    return groupOf;
+}
+
 /** What writeTransitions queues: one notification and its rows, one per channel. */
 export interface Queued {
     record: NotificationRecord;
@@ -67,14 +79,7 @@ export async function holdRows(
             .where(and(inArray(outbox.incidentId, otherIncidents), eq(outbox.status, 'held')));
     }
     const recoveries = others.filter((q) => q.record.kind === 'recovery').map((q) => q.record.incidentId);
-    const groupOf = new Map<string, string>();
-    if (recoveries.length) {
-        const grouped = await db
-            .selectDistinct({ incidentId: outbox.incidentId, groupKey: outbox.groupKey })
-            .from(outbox)
-            .where(and(inArray(outbox.incidentId, recoveries), eq(outbox.kind, 'alert'), isNotNull(outbox.groupKey)));
-        for (const g of grouped) if (g.incidentId && isGroupKey(g.groupKey)) groupOf.set(g.incidentId, g.groupKey);
-    }
+    const groupOf = await serverGroupsOf(db, recoveries);
     return queued.flatMap(({ record, rows }) => {
         const server = record.subject.server;
         const window = record.kind === 'alert' && server ? windowOf.get(server.id) : undefined;

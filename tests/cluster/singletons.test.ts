@@ -133,7 +133,7 @@ describe('the cluster-wide duties with three workers', () => {
         const data = signButton(actionKey(env.APP_SECRET ?? ''), CHAT, {
             action: 'ack',
             incidentId,
-            monitorId: 1,
+            targetId: 1,
             issuedAt: Date.now(),
         });
         const id = telegram.press({

@@ -123,8 +123,9 @@ export const pagerduty: ChannelDefinition<PagerDutyMessage> = {
         if (record.kind === 'recovery' || record.kind === 'chain-resumed' || record.kind === 'warning-cleared') {
             return { event_action: 'resolve', dedup_key: record.group ?? record.incidentId };
         }
-        // PagerDuty's own acknowledgement of the incident it opened for the alert (same dedup_key).
-        if (record.kind === 'acknowledged') return { event_action: 'acknowledge', dedup_key: record.incidentId };
+        // PagerDuty's own acknowledgement of the incident it opened for the alert (same dedup_key, or its group's).
+        if (record.kind === 'acknowledged')
+            return { event_action: 'acknowledge', dedup_key: record.group ?? record.incidentId };
         const m = messageOf(record);
         const s = record.subject;
         return {

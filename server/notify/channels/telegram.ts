@@ -1,7 +1,7 @@
 import { type InlineKeyboard, sendMessage, TelegramError } from '../../clients/telegram';
 import { buildDigest } from '../digest';
 import { escapeHtml, telegramHtml } from '../format';
-import { messageOf } from '../message';
+import { type MessageActions, messageOf } from '../message';
 import { probeHttp } from './common';
 import { setting } from './settings';
 import { signButton } from '../telegram/callback-data';
@@ -28,10 +28,10 @@ function check(config: ChannelConfig): Record<string, string> {
     return errors;
 }
 
-/** A message: its HTML text, and for a problem the incident and monitor its Acknowledge and Silence buttons name. */
+/** A message: its HTML text, and for a problem what its Acknowledge and Silence buttons act on. */
 export interface TelegramMessage {
     text: string;
-    buttons?: { incidentId: string; monitorId: number };
+    buttons?: MessageActions;
 }
 
 /** The buttons, when the channel allows actions (`allow_actions`, on unless turned off) and they can be signed. */
@@ -41,8 +41,13 @@ function keyboard(ctx: NotifyContext, config: ChannelConfig, message: TelegramMe
     if (!target || !key || config.allow_actions === false) return undefined;
     const chat = setting(config, 'chat_id');
     const issuedAt = Date.now();
-    const ack = signButton(key, chat, { action: 'ack', ...target, issuedAt });
-    const silence = signButton(key, chat, { action: 'silence', ...target, issuedAt });
+    const { incidentId } = target;
+    const [onAck, onSilence, targetId] =
+        'serverId' in target
+            ? (['ack-server', 'silence-server', target.serverId] as const)
+            : (['ack', 'silence', target.monitorId] as const);
+    const ack = signButton(key, chat, { action: onAck, incidentId, targetId, issuedAt });
+    const silence = signButton(key, chat, { action: onSilence, incidentId, targetId, issuedAt });
     if (!ack || !silence) return undefined;
     return {
         inline_keyboard: [

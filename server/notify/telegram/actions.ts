@@ -19,10 +19,16 @@ export interface ActionOutcome {
 export interface TelegramActions {
     acknowledge(incidentId: string, by: TelegramActor): Promise<ActionOutcome>;
     silence(monitorId: number, minutes: number, by: TelegramActor): Promise<ActionOutcome>;
+    /** Under a SERVER DOWN: every open incident of the server's monitors, while the outage (its first incident) lasts. */
+    acknowledgeServer(serverId: number, firstIncidentId: string, by: TelegramActor): Promise<ActionOutcome>;
+    /** Under a SERVER DOWN: the whole server. */
+    silenceServer(serverId: number, minutes: number, by: TelegramActor): Promise<ActionOutcome>;
 }
 
 /** Until incidents and silences exist: every press is answered, and nothing changes. */
 export const ACTIONS_NOT_AVAILABLE: TelegramActions = {
     acknowledge: async () => ({ done: false, text: 'Acknowledging from Telegram is not available yet.' }),
     silence: async () => ({ done: false, text: 'Silencing from Telegram is not available yet.' }),
+    acknowledgeServer: async () => ({ done: false, text: 'Acknowledging from Telegram is not available yet.' }),
+    silenceServer: async () => ({ done: false, text: 'Silencing from Telegram is not available yet.' }),
 };

@@ -273,9 +273,16 @@ export class TelegramPollers {
             channelId: channel.channelId,
         };
         const { data } = verified;
-        return data.action === 'ack'
-            ? this.actions.acknowledge(data.incidentId, by)
-            : this.actions.silence(data.monitorId, SILENCE_MINUTES, by);
+        switch (data.action) {
+            case 'ack':
+                return this.actions.acknowledge(data.incidentId, by);
+            case 'silence':
+                return this.actions.silence(data.targetId, SILENCE_MINUTES, by);
+            case 'ack-server':
+                return this.actions.acknowledgeServer(data.targetId, data.incidentId, by);
+            case 'silence-server':
+                return this.actions.silenceServer(data.targetId, SILENCE_MINUTES, by);
+        }
     }
 
     private async offset(hash: string): Promise<number> {

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import type { MonitorType } from '../../../common/monitor-types';
-import { configurations, monitors, outbox, servers } from '../../../server/db/schema';
+import { telegramActions } from '../../../server/incidents/telegram-actions';
+import {
+    configurations,
+    incidents as incidentRows,
+    monitors,
+    notificationChannels,
+    outbox,
+    servers,
+} from '../../../server/db/schema';
+import { actionKey, verifyButton } from '../../../server/notify/telegram/callback-data';
 import { ResultWriter } from '../../../server/engine/results';
 import type { MonitorTarget } from '../../../server/engine/targets';
 import { INITIAL_ALERT_STATE, type Notification } from '../../../server/engine/transitions';
@@ -259,6 +268,96 @@ it('three monitors of a server failing: one SERVER DOWN per channel, then one SE
         routing_key: 'R0UT1NGKEYR0UT1NGKEYR0UT1NGKEY32',
     });
     expect(hook.received[1]?.json).toMatchObject({ kind: 'server_up', server: { id: serverId } });
+});
+
+it('Acknowledge under a SERVER DOWN acknowledges each of its incidents; Silence 1 h silences the server', async () => {
+    const { serverId, targets } = await node('validator-5');
+    const db = w.t.app.ctx.db;
+    const d = dispatcher();
+    for (const t of targets) await check(t, 'ok');
+    clock += 20_000;
+    for (const t of targets) await check(t, 'alert');
+    await d.deliverDue();
+    expect(firstLines()).toEqual(['🔴 <b>SERVER DOWN</b> validator-5 — 3 monitors failing: RPC, Block height, Disk']);
+    const row = telegram.sent[0]?.reply_markup?.inline_keyboard[0] ?? [];
+    expect(row.map((b) => b.text)).toEqual(['Acknowledge', 'Silence 1 h']);
+    const first = incidents.get(targets[0]?.id ?? 0)?.id ?? '';
+    const key = actionKey(w.t.app.ctx.config.appSecret);
+    expect(row.map((b) => verifyButton(key, `-100${serverId}`, b.callback_data, Date.now()))).toEqual(
+        (['ack-server', 'silence-server'] as const).map((action) => ({
+            ok: true,
+            data: { action, incidentId: first, targetId: serverId, issuedAt: expect.any(Number) },
+        }))
+    );
+
+    const actions = telegramActions(w.t.app.ctx);
+    const channelOf = async (name: string) =>
+        (
+            await db
+                .select({ id: notificationChannels.id })
+                .from(notificationChannels)
+                .where(eq(notificationChannels.name, name))
+        )[0]?.id ?? 0;
+    const by = { telegramUserId: 555, name: '@oncall_bob', channelId: await channelOf('telegram for validator-5') };
+    const acknowledged = async () =>
+        (await db.select().from(incidentRows).where(eq(incidentRows.serverId, serverId))).map((r) => r.acknowledgedBy);
+
+    // Pressed in another company's channel, it reaches none of these incidents.
+    const foreign = await w.call('POST', '/api/notification-channels', w.other.access, {
+        name: 'Their chat',
+        type: 'telegram',
+        configuration_object: JSON.stringify({ bot_token: '123456:OTHER-token', chat_id: '-100777' }),
+        is_enabled: true,
+    });
+    expect(foreign.statusCode).toBe(201);
+    expect(await actions.acknowledgeServer(serverId, first, { ...by, channelId: foreign.json().id })).toEqual({
+        done: true,
+        text: 'This server is up again; nothing was changed.',
+    });
+    expect(await acknowledged()).toEqual([null, null, null]);
+
+    expect(await actions.acknowledgeServer(serverId, first, by)).toEqual({
+        done: true,
+        text: 'Acknowledged 3 incidents of validator-5 by @oncall_bob. Reminders for them stop.',
+    });
+    expect(await acknowledged()).toEqual(['@oncall_bob', '@oncall_bob', '@oncall_bob']);
+    expect(await actions.acknowledgeServer(serverId, first, by)).toEqual({
+        done: true,
+        text: 'Every open incident of this server is already acknowledged.',
+    });
+
+    const silenced = await actions.silenceServer(serverId, 60, by);
+    expect(silenced).toEqual({
+        done: true,
+        text: expect.stringMatching(/^Silenced until \d\d:\d\d UTC by @oncall_bob\.$/),
+    });
+    const silences = (await w.call('GET', '/api/silences', w.admin.access)).json().results;
+    expect(silences).toEqual([
+        expect.objectContaining({ server_id: serverId, reason: 'Silenced from Telegram by @oncall_bob' }),
+    ]);
+    // Each channel is told once that the whole server was taken on.
+    await d.deliverDue();
+    expect(received()).toEqual(each(2));
+    expect(telegram.sent[1]?.text.split('\n')).toEqual([
+        '👀 <b>ACKNOWLEDGED</b> RPC',
+        'Acknowledged by @oncall_bob (telegram): SERVER DOWN validator-5: RPC, Block height, Disk',
+        expect.stringMatching(/^<i>Incident [0-9a-f]{8}<\/i>$/),
+    ]);
+    // PagerDuty paged the server under the group's key, and that page is the one acknowledged.
+    expect(pagerduty.received[1]?.json).toEqual({
+        event_action: 'acknowledge',
+        dedup_key: `server/${serverId}/${first}`,
+        routing_key: 'R0UT1NGKEYR0UT1NGKEYR0UT1NGKEY32',
+    });
+
+    // Once the server is back, the button of its outage changes nothing.
+    clock += 60_000;
+    for (const t of targets) await check(t, 'recovery');
+    expect(await actions.acknowledgeServer(serverId, first, by)).toEqual({
+        done: true,
+        text: 'This server is up again; nothing was changed.',
+    });
+    await d.deliverDue();
 });
 
 it('one of three failing while another is seen healthy: the usual ALERT at once, not after the window', async () => {

@@ -46,6 +46,14 @@ function fakeActions() {
             calls.push({ what: 'silence', target: monitorId, by, minutes });
             return { done: true, text: `Silenced for ${minutes} min by ${by.name}` };
         },
+        acknowledgeServer: async (serverId, incidentId, by) => {
+            calls.push({ what: 'ack-server', target: `${serverId} ${incidentId}`, by });
+            return { done: true, text: `Acknowledged server by ${by.name}` };
+        },
+        silenceServer: async (serverId, minutes, by) => {
+            calls.push({ what: 'silence-server', target: serverId, by, minutes });
+            return { done: true, text: `Silenced server for ${minutes} min by ${by.name}` };
+        },
     };
     return { actions, calls };
 }
@@ -130,6 +138,22 @@ it('buttons on the alert; a press by an allowed user in the chat acts, is answer
     expect((await answerFor(silenced)).text).toBe('Silenced for 60 min by @alice');
     expect(calls[1]).toMatchObject({ what: 'silence', target: 42, minutes: 60 });
 
+    // Under a SERVER DOWN the same two buttons act on the server and the outage's first incident.
+    const key = actionKey(w.t.app.ctx.config.appSecret);
+    const serverButton = (action: 'ack-server' | 'silence-server') =>
+        signButton(key, CHAT, { action, incidentId: INCIDENT, targetId: 2, issuedAt: Date.now() }) ?? '';
+    expect((await answerFor(press(serverButton('ack-server'), { messageId: 9 }))).text).toBe(
+        'Acknowledged server by @alice'
+    );
+    expect((await answerFor(press(serverButton('silence-server'), { messageId: 10 }))).text).toBe(
+        'Silenced server for 60 min by @alice'
+    );
+    expect(calls.slice(2)).toMatchObject([
+        { what: 'ack-server', target: `2 ${INCIDENT}` },
+        { what: 'silence-server', target: 2, minutes: 60 },
+    ]);
+    calls.length = 2;
+
     // Refused, each saying why, and nothing changes.
     const refusals: [string, string][] = [
         [
@@ -146,7 +170,7 @@ it('buttons on the alert; a press by an allowed user in the chat acts, is answer
                 signButton(actionKey(w.t.app.ctx.config.appSecret), CHAT, {
                     action: 'ack',
                     incidentId: INCIDENT,
-                    monitorId: 42,
+                    targetId: 42,
                     issuedAt: Date.now() - 8 * 24 * 3600_000,
                 }) ?? ''
             ),
@@ -155,7 +179,7 @@ it('buttons on the alert; a press by an allowed user in the chat acts, is answer
     ];
     for (const [id, why] of refusals) expect((await answerFor(id)).text).toBe(why);
     expect(calls).toHaveLength(2);
-    expect(telegram.edits).toHaveLength(2);
+    expect(telegram.edits).toHaveLength(4);
 
     // Restarted: the stored offset means no press is applied twice.
     for (const p of pollers.splice(0)) await p.stop();

@@ -7,12 +7,12 @@ const NOW = Date.UTC(2026, 10, 24, 8, 0, 0);
 const data = {
     action: 'ack' as const,
     incidentId: '5b1c0f6e-9a2d-4c3b-8e7f-0123456789ab',
-    monitorId: 123456789,
+    targetId: 123456789,
     issuedAt: NOW,
 };
 
 it('fits Telegram’s 64 bytes and reads back what was signed', () => {
-    for (const action of ['ack', 'silence'] as const) {
+    for (const action of ['ack', 'silence', 'ack-server', 'silence-server'] as const) {
         const raw = signButton(key, '-1001234567890', { ...data, action }) ?? '';
         expect(Buffer.byteLength(raw)).toBeLessThanOrEqual(64);
         expect(verifyButton(key, '-1001234567890', raw, NOW + 60_000)).toEqual({
