@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { SharedObservations } from './observations';
+import { checkFigures, figuresLifeMs } from './shared-figures';
 import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChainDirectory } from '../chains/directory';
@@ -454,7 +455,11 @@ export class Engine {
         // A result for a slot older than the saved one, or that another process saved meanwhile, is dropped.
         else if (!(await this.writer.commit(record, stored?.slot ?? null))) return;
         this.opts.observations
-            ?.record(id, { checkedAt: now, durationMs, level: judged.verdict.level })
+            ?.record(
+                id,
+                { checkedAt: now, durationMs, level: judged.verdict.level },
+                checkFigures(target, judged.memory, seen, disks, now + figuresLifeMs(intervalMs))
+            )
             .catch((err) => this.log.warn(`Recording a check for /metrics failed: ${(err as Error).message}`));
         if (next.change) {
             // What a target does is no fault of the console: a failing target is a warning, a planned hold or a

@@ -1,19 +1,28 @@
 import type { Redis } from 'ioredis';
 import type { Observation } from './engine';
+import { type ChainFigures, type CheckFigures, figureEntries, readFigures } from './shared-figures';
 
 const LATEST = 'node-monitor:observations';
 const SUCCEEDED = 'node-monitor:observations:succeeded';
+/** The chain, validator and disk figures of the latest checks (server/engine/shared-figures.ts), for a web's page. */
+const FIGURES = 'node-monitor:observations:figures';
 
 /** Checks are sent to Redis this often, many in one call: /metrics is this much behind the checks at most. */
 const SEND_MS = 1000;
+/** How often a worker's send also drops the figures past their time (deleted monitors nobody's page forgot). */
+const PRUNE_MS = 60_000;
 
 /**
- * For each group of four arguments (monitor id, checkedAt, durationMs, level): keeps `checkedAt:durationMs:level` at
- * the monitor's field of KEYS[1] unless a later check is already there (two workers that committed slots one after
- * the other may send in the other order), and the check's time in KEYS[2] when it was not in error.
+ * ARGV[1] is how many of the arguments from ARGV[4] on are checks. For each group of four of those (monitor id,
+ * checkedAt, durationMs, level): keeps `checkedAt:durationMs:level` at the monitor's field of KEYS[1] unless a later
+ * check is already there (two workers that committed slots one after the other may send in the other order), and the
+ * check's time in KEYS[2] when it was not in error. The pairs after them are figure fields and values of KEYS[3],
+ * kept on the same rule; KEYS[3] then lives at least ARGV[2] ms more, so it goes once no worker writes. ARGV[3], when
+ * not empty, is the time before which figures are dropped.
  */
 const RECORD = `
-for i = 1, #ARGV, 4 do
+local n = tonumber(ARGV[1])
+for i = 4, 3 + n, 4 do
     local id, at, ms, level = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
     local old = redis.call('HGET', KEYS[1], id)
     local newer = false
@@ -26,6 +35,23 @@ for i = 1, #ARGV, 4 do
         if level ~= 'error' then redis.call('HSET', KEYS[2], id, at) end
     end
 end
+local figures = false
+for i = 4 + n, #ARGV, 2 do
+    local old = redis.call('HGET', KEYS[3], ARGV[i])
+    local was = old and tonumber(string.match(old, '^(%d+)|'))
+    if not was or was <= tonumber(string.match(ARGV[i + 1], '^(%d+)|')) then
+        redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1])
+    end
+    figures = true
+end
+if figures and redis.call('PTTL', KEYS[3]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[3], ARGV[2]) end
+if ARGV[3] ~= '' then
+    local now, all = tonumber(ARGV[3]), redis.call('HGETALL', KEYS[3])
+    for j = 1, #all, 2 do
+        local untilMs = tonumber(string.match(all[j + 1], '^%d+|(%d+)|'))
+        if not untilMs or untilMs < now then redis.call('HDEL', KEYS[3], all[j]) end
+    end
+end
 return 1`;
 
 /**
@@ -36,6 +62,10 @@ return 1`;
 export class SharedObservations {
     /** Checks not sent yet, the latest per monitor, and who waits for them to be sent. */
     private unsent = new Map<number, Omit<Observation, 'succeededAt'>>();
+    /** Figure fields not sent yet, the latest check's per field, and the longest life among them. */
+    private unsentFigures = new Map<string, string>();
+    private figuresLifeMs = 0;
+    private prunedAt = Date.now();
     private waiting: { resolve: () => void; reject: (err: unknown) => void }[] = [];
     private timer: NodeJS.Timeout | null = null;
 
@@ -44,18 +74,29 @@ export class SharedObservations {
     /**
      * The check of `monitorId` just saved; `succeededAt` is worked out here from every worker's checks. Sent with the
      * others of the next second, in one call: one per check cost Redis and the worker more than the rest of /metrics.
+     * `figures`, what the check read for the chain families, rides in the same call.
      */
-    record(monitorId: number, o: Omit<Observation, 'succeededAt'>): Promise<void> {
+    record(monitorId: number, o: Omit<Observation, 'succeededAt'>, figures?: CheckFigures): Promise<void> {
         this.unsent.set(monitorId, o);
+        if (figures) {
+            for (const [field, value] of figureEntries(o.checkedAt, figures)) this.unsentFigures.set(field, value);
+            this.figuresLifeMs = Math.max(this.figuresLifeMs, figures.until - o.checkedAt);
+        }
         this.timer ??= setTimeout(() => void this.send(), SEND_MS).unref();
         return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
     }
 
     private async send(): Promise<void> {
         this.timer = null;
-        const [unsent, waiting] = [this.unsent, this.waiting];
+        const [unsent, figures, waiting] = [this.unsent, this.unsentFigures, this.waiting];
+        const lifeMs = this.figuresLifeMs;
         this.unsent = new Map();
+        this.unsentFigures = new Map();
+        this.figuresLifeMs = 0;
         this.waiting = [];
+        const now = Date.now();
+        const prune = now - this.prunedAt >= PRUNE_MS;
+        if (prune) this.prunedAt = now;
         const args = [...unsent].flatMap(([id, o]) => [
             String(id),
             String(Math.round(o.checkedAt)),
@@ -63,22 +104,40 @@ export class SharedObservations {
             o.level,
         ]);
         try {
-            await this.redis.eval(RECORD, 2, LATEST, SUCCEEDED, ...args);
+            await this.redis.eval(
+                RECORD,
+                3,
+                LATEST,
+                SUCCEEDED,
+                FIGURES,
+                String(args.length),
+                String(Math.ceil(lifeMs)),
+                prune ? String(now) : '',
+                ...args,
+                ...[...figures].flat()
+            );
             for (const w of waiting) w.resolve();
         } catch (err) {
             for (const w of waiting) w.reject(err);
         }
     }
 
-    /** Drops monitors no longer checked (deleted, disabled), so the hashes hold only what pages report. */
-    async forget(monitorIds: number[]): Promise<void> {
-        if (monitorIds.length === 0) return;
+    /**
+     * Drops monitors no longer checked (deleted, disabled), and figure fields past their time or of what is no longer
+     * checked, so the hashes hold only what pages report.
+     */
+    async forget(monitorIds: number[], figureFields: string[] = []): Promise<void> {
+        if (monitorIds.length === 0 && figureFields.length === 0) return;
         const fields = monitorIds.map(String);
-        await this.redis
-            .multi()
-            .hdel(LATEST, ...fields)
-            .hdel(SUCCEEDED, ...fields)
-            .exec();
+        const multi = this.redis.multi();
+        if (fields.length > 0) multi.hdel(LATEST, ...fields).hdel(SUCCEEDED, ...fields);
+        if (figureFields.length > 0) multi.hdel(FIGURES, ...figureFields);
+        await multi.exec();
+    }
+
+    /** The chain, validator and disk figures still in their time, and the fields past it. */
+    async figures(nowMs = Date.now()): Promise<{ figures: ChainFigures; expired: string[] }> {
+        return readFigures(await this.redis.hgetall(FIGURES), nowMs);
     }
 
     async all(): Promise<Map<number, Observation>> {

@@ -12,7 +12,8 @@ import {
     servers,
 } from '../db/schema';
 import type { Observation } from '../engine/engine';
-import { chainFamilies } from './chain-families';
+import { fieldsOutside } from '../engine/shared-figures';
+import { chainFamilies, renderChainFamilies } from './chain-families';
 import { LocationLines } from './location-families';
 
 const LEVEL_VALUE = { ok: 0, warning: 1, error: 2 } as const;
@@ -69,9 +70,13 @@ function monitorLines(lines: string[][], m: MonitorLabels, o: Observation): void
  * process's: each worker records the checks it saved in Redis (server/engine/observations.ts) and every page reads
  * them all there, so any `web` process answers the same series and each monitor appears once per page whichever
  * worker checked it last (a Prometheus scraping several web processes gets them once per target: aggregate with
- * `max without (instance)`, or scrape one). The engine figures, counters, chain-source and validator families and
- * the process figures are this process's own (workers serve no HTTP, so in the cluster only an `all` process's
- * engine figures are on a page). Embedded, everything comes from the one process's engine.
+ * `max without (instance)`, or scrape one). The chain-source, validator and disk families come, on a process
+ * without an engine (`web`), from what each worker's checks read, recorded beside the observations in Redis
+ * (server/engine/shared-figures.ts): the latest check's per validator monitor, configuration and server, kept a few
+ * check intervals; a page leaves out and forgets those of monitors no longer checked. A process with an engine
+ * (`all`, embedded) renders them from its engine's memory. The engine figures, counters and process figures are
+ * this process's own (workers serve no HTTP, so in the cluster only an `all` process's engine figures are on a
+ * page). Embedded, everything comes from the one process's engine.
  */
 export function createPrometheus(ctx: AppContext): { render(): Promise<string>; contentType: string } {
     const registry = new Registry();
@@ -161,7 +166,7 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
             (await ctx.db.select({ id: companies.id, name: companies.name }).from(companies)).map((c) => [c.id, c.name])
         );
         const locations = new LocationLines();
-        if (shared) alerting = await walkShared(shared, lines, locations);
+        if (shared) ({ alerting, chain } = await walkShared(shared, lines, locations, !engine));
         if (engine) {
             for (const { target, observation, alerting: open } of shared ? [] : engine.monitors()) {
                 if (open) alerting++;
@@ -196,22 +201,29 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
     /**
      * The cluster's per-monitor lines: the checked monitors the engine would load (enabled, on an enabled
      * configuration and server), with the latest check any worker recorded, and what each location saw where
-     * several check it (only the cluster has several). Answers how many have an open incident.
+     * several check it (only the cluster has several). Answers how many have an open incident, and, with
+     * `withFigures` (a process without an engine), the chain families of the figures the workers recorded.
      */
     async function walkShared(
         shared: NonNullable<AppContext['sharedState']['observations']>,
         lines: string[][],
-        locations: LocationLines
-    ): Promise<number> {
-        const observed = await shared.all();
+        locations: LocationLines,
+        withFigures: boolean
+    ): Promise<{ alerting: number; chain: string }> {
+        const [observed, recorded] = await Promise.all([
+            shared.all(),
+            withFigures ? shared.figures() : Promise.resolve(null),
+        ]);
         const rows = await ctx.db
             .select({
                 id: monitors.id,
                 name: monitors.name,
                 type: monitors.type,
+                configurationId: configurations.id,
                 configuration: configurations.name,
                 chain: configurations.chain,
                 company: companies.name,
+                serverId: servers.id,
                 server: servers.name,
                 status: sql<string | null>`${monitorStates.state}->'alert'->>'status'`,
                 locations: sql<unknown>`${monitorStates.state}->'locations'`,
@@ -248,8 +260,22 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
             monitorLines(lines, labels, o);
             if (r.locations) locations.add(labelPairs(labels), r.locations);
         }
-        await shared.forget([...stale]);
-        return alerting;
+        if (!recorded) {
+            await shared.forget([...stale]);
+            return { alerting, chain: '' };
+        }
+        const scope = rows.map((r) => ({
+            monitorId: r.id,
+            company: r.company,
+            configurationId: r.configurationId,
+            configuration: r.configuration,
+            chain: r.chain,
+            serverId: r.serverId,
+            server: r.server ?? '',
+        }));
+        const { figures, expired } = recorded;
+        await shared.forget([...stale], [...expired, ...fieldsOutside(scope, figures)]);
+        return { alerting, chain: renderChainFamilies(scope, figures) };
     }
 
     async function countOutbox(): Promise<void> {

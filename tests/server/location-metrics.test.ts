@@ -72,9 +72,13 @@ async function scrape(checked: number[]): Promise<string> {
         durationMs: 40,
         level: 'warning',
     };
-    const shared: Pick<SharedObservations, 'all' | 'forget'> = {
+    const shared: Pick<SharedObservations, 'all' | 'forget' | 'figures'> = {
         all: async () => new Map(checked.map((id) => [id, observation])),
         forget: async () => {},
+        figures: async () => ({
+            figures: { validators: new Map(), sources: new Map(), disks: new Map() },
+            expired: [],
+        }),
     };
     t.app.ctx.sharedState.observations = shared as SharedObservations;
     try {
