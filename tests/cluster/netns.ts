@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { once } from 'node:events';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { startTcpForwarder, type TcpForwarder } from '../support/tcp-forwarder';
 
 /**
  * A network namespace a test creates (CI runs as root): a probe started in it reaches the host through one veth
@@ -43,31 +42,15 @@ export async function createNetns(): Promise<Netns> {
     inNs('link', 'set', nsIf, 'up');
     inNs('link', 'set', 'lo', 'up');
     inNs('route', 'add', 'default', 'via', hostIp);
-    const servers: Server[] = [];
-    const sockets = new Set<Socket>();
+    const forwarders: TcpForwarder[] = [];
     return {
         name,
         hostIp,
         nodeIp,
         async forward(target) {
-            const server = createServer((client) => {
-                const upstream = createConnection(target);
-                for (const s of [client, upstream]) {
-                    sockets.add(s);
-                    s.on('close', () => sockets.delete(s));
-                    s.on('error', () => {
-                        client.destroy();
-                        upstream.destroy();
-                    });
-                }
-                client.pipe(upstream).pipe(client);
-            });
-            server.listen(0, hostIp);
-            await once(server, 'listening');
-            servers.push(server);
-            const address = server.address();
-            if (!address || typeof address === 'string') throw new Error('no port');
-            return address.port;
+            const forwarder = await startTcpForwarder(target, { host: hostIp });
+            forwarders.push(forwarder);
+            return forwarder.port;
         },
         cutNode() {
             inNs('route', 'add', 'prohibit', `${nodeIp}/32`);
@@ -76,8 +59,7 @@ export async function createNetns(): Promise<Netns> {
             inNs('route', 'del', 'prohibit', `${nodeIp}/32`);
         },
         async close() {
-            for (const s of sockets) s.destroy();
-            await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+            await Promise.all(forwarders.map((f) => f.close()));
             spawnSync('ip', ['link', 'del', hostIf]);
             spawnSync('ip', ['netns', 'del', name]);
         },

@@ -1,5 +1,3 @@
-import { createServer, type Server, type Socket, connect } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { asc, inArray } from 'drizzle-orm';
 import { encryptSecret } from '../../../server/auth/secrets';
 import { notificationChannels, outbox } from '../../../server/db/schema';
@@ -10,6 +8,7 @@ import { summaryLine } from '../../../server/notify/summary';
 import type { FakeTelegram } from '../../support/fake-telegram';
 import { startFakeTelegram } from '../../support/fake-telegram';
 import { answers, type Receiver, startReceiver } from '../../support/fake-receivers';
+import { startTcpForwarder } from '../../support/tcp-forwarder';
 import type { TestApp } from '../helpers';
 import { createTestApp, seedCompany } from '../helpers';
 import { waitFor } from '../seed';
@@ -32,38 +31,19 @@ interface Relay {
 
 async function startRelay(target: string): Promise<Relay> {
     const { hostname, port } = new URL(target);
-    const sockets = new Set<Socket>();
     const relay: Relay = { url: '', down: true, hang: false, hanging: 0, close: async () => {} };
-    const server: Server = createServer((client) => {
-        if (relay.hang) {
-            relay.hanging++;
-            sockets.add(client);
-            client.on('close', () => sockets.delete(client));
-            client.on('error', () => client.destroy());
-            return;
+    const forwarder = await startTcpForwarder(
+        { host: hostname, port: Number(port) },
+        {
+            admit: () => {
+                if (!relay.hang) return relay.down ? 'drop' : 'forward';
+                relay.hanging++;
+                return 'hold';
+            },
         }
-        if (relay.down) {
-            client.destroy();
-            return;
-        }
-        const upstream = connect(Number(port), hostname);
-        for (const s of [client, upstream]) {
-            sockets.add(s);
-            s.on('close', () => sockets.delete(s));
-            s.on('error', () => {
-                client.destroy();
-                upstream.destroy();
-            });
-        }
-        client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    relay.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    relay.close = () =>
-        new Promise<void>((r) => {
-            for (const s of sockets) s.destroy();
-            server.close(() => r());
-        });
+    );
+    relay.url = `http://127.0.0.1:${forwarder.port}`;
+    relay.close = forwarder.close;
     return relay;
 }
 
