@@ -1,28 +1,20 @@
 import { existsSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
-import pg from 'pg';
 import type { LocationResult } from '../../common/locations';
-import { deriveKey } from '../../server/auth/keys';
-import { encryptSecret } from '../../server/auth/secrets';
-import { type Database, openDatabase } from '../../server/db/client';
-import {
-    checkResults,
-    companies,
-    configurationChannels,
-    configurations,
-    incidents,
-    monitors,
-    monitorStates,
-    notificationChannels,
-    servers,
-    services,
-} from '../../server/db/schema';
-import { type ChainSim, startChainSim } from '../../tools/chain-sim';
-import { type FakeTelegram, startFakeTelegram } from '../support/fake-telegram';
+import { checkResults, incidents, monitors, monitorStates } from '../../server/db/schema';
 import { waitFor } from '../server/seed';
+import { type ClusterEnv, clusterEnv } from './cluster-env';
 import { createNetns, type Netns } from './netns';
-import { type ConsoleProcess, RedisProbe, startConsole, stopConsole } from './processes';
+import { type ConsoleProcess, REDIS_URL, stopConsole } from './processes';
+import {
+    blockCheck,
+    blockCheckSettings,
+    rpcService,
+    seedCompany,
+    seedConfiguration,
+    seedServer,
+    seedTelegramChannel,
+} from './seed';
 
 /**
  * Probes in several places with real processes: one worker in location `local` (PostgreSQL and Redis),
@@ -32,20 +24,9 @@ import { type ConsoleProcess, RedisProbe, startConsole, stopConsole } from './pr
  * its three locations and two taking every live location; company Others has one monitor and a chat of its own. The cases
  * share the processes and run in order.
  */
-const PG_BASE = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const REDIS_BASE = process.env.REDIS_BASE_URL ?? 'redis://127.0.0.1:6379';
-const REDIS_DB = process.env.REDIS_DB ?? 11;
-const REDIS_URL = `${REDIS_BASE}/${REDIS_DB}`;
-
-const dbName = `nm_probes_${randomBytes(6).toString('hex')}`;
-let database: Database;
-let redis: RedisProbe;
-let sim: ChainSim;
+let cluster: ClusterEnv;
 let netns: Netns;
-let worker: ConsoleProcess;
-let telegram: FakeTelegram;
 const probes: ConsoleProcess[] = [];
-const probeDataDir = `/tmp/nm-probe-${dbName}`;
 let named: number;
 /** Every monitor: Probes' three (the third on the second node), then Others' one. */
 let every: number[];
@@ -53,93 +34,44 @@ let every: number[];
 let firstNode: number[];
 const CHATS = { probes: '-1001', others: '-2002' } as const;
 
-async function admin(query: string): Promise<void> {
-    const c = new pg.Client({ connectionString: PG_BASE });
-    await c.connect();
-    await c.query(query);
-    await c.end();
-}
-
 const row = async (id: number) => {
-    const [m] = await database.db
+    const [m] = await cluster.db
         .select({ status: monitors.status, lastError: monitors.lastError })
         .from(monitors)
         .where(eq(monitors.id, id));
-    const [s] = await database.db.select().from(monitorStates).where(eq(monitorStates.monitorId, id));
+    const [s] = await cluster.db.select().from(monitorStates).where(eq(monitorStates.monitorId, id));
     return { ...m, locations: (s?.state as { locations?: LocationResult[] } | undefined)?.locations ?? [] };
 };
 const incidentsOf = (ids: number[]) =>
-    database.db.select({ monitorId: incidents.monitorId }).from(incidents).where(inArray(incidents.monitorId, ids));
+    cluster.db.select({ monitorId: incidents.monitorId }).from(incidents).where(inArray(incidents.monitorId, ids));
 /** The messages a company's chat received whose text holds `heading`. */
 const received = (chat: keyof typeof CHATS, heading: string) =>
-    telegram.sent.filter((m) => String(m.chat_id) === CHATS[chat] && m.text.includes(heading));
+    cluster.telegram.sent.filter((m) => String(m.chat_id) === CHATS[chat] && m.text.includes(heading));
 const eachChat = (heading: string, n = 1) =>
     received('probes', heading).length >= n && received('others', heading).length >= n;
 
 beforeAll(async () => {
-    await admin(`CREATE DATABASE ${dbName}`);
-    const url = new URL(PG_BASE);
-    url.pathname = `/${dbName}`;
-    const databaseUrl = url.toString();
-    database = await openDatabase({ databaseUrl, dataDir: '' });
-    redis = new RedisProbe(REDIS_URL);
-    await redis.flush();
     netns = await createNetns();
     // The node listens where the host and the namespace both reach it, until the namespace's route is cut.
-    sim = await startChainSim({ blockTimeMs: 500, nodes: 2, host: netns.nodeIp });
-    telegram = await startFakeTelegram();
-    const appSecret = randomBytes(32).toString('hex');
-    const token = encryptSecret(deriveKey(appSecret, 'secrets-at-rest'), '123456:PROBES-token');
-    const monitor = (configurationId: number, serverId: number, name: string, locations: string[] | null) => ({
-        configurationId,
-        serverId,
-        name,
-        type: 'blockCheck' as const,
-        configurationObject: JSON.stringify({
-            miss_tolerance: 3,
-            miss_tolerance_period_seconds: 30,
-            sleep_duration_seconds: 5,
-            alert_sleep_duration_minutes: 60,
-        }),
+    cluster = await clusterEnv({ name: 'probes', sim: { blockTimeMs: 500, nodes: 2, host: netns.nodeIp } });
+    const token = '123456:PROBES-token';
+    const monitor = (on: { configurationId: number; serverId: number }, name: string, locations: string[] | null) => ({
+        ...blockCheck(on, name, blockCheckSettings(5)),
         locations,
         confirm: 2,
     });
     /** A company whose configurations all tell one Telegram chat, each with a server on the simulated node. */
     const company = async (name: string, chat: string, chains: [string, number][]) => {
-        const [c] = await database.db
-            .insert(companies)
-            .values({ name, allowedNetworks: ['10.232.0.0/16', '127.0.0.0/8'] })
-            .returning();
-        const companyId = c?.id ?? 0;
-        const [channel] = await database.db
-            .insert(notificationChannels)
-            .values({
-                companyId,
-                name: `${name} chat`,
-                type: 'telegram',
-                configurationObject: JSON.stringify({ bot_token: token, chat_id: chat }),
-            })
-            .returning();
+        const companyId = await seedCompany(cluster, name, ['10.232.0.0/16']);
         const out: { configurationId: number; serverId: number }[] = [];
         for (const [chain, node] of chains) {
-            const [cfg] = await database.db
-                .insert(configurations)
-                .values({ companyId, name: `Sim ${chain}`, chain })
-                .returning();
-            const configurationId = cfg?.id ?? 0;
-            await database.db
-                .insert(configurationChannels)
-                .values({ configurationId, notificationChannelId: channel?.id ?? 0 });
-            const [srv] = await database.db
-                .insert(servers)
-                .values({ configurationId, name: 'validator-1', address: `http://${netns.nodeIp}` })
-                .returning();
-            const serverId = srv?.id ?? 0;
-            await database.db
-                .insert(services)
-                .values({ serverId, name: 'rpc', type: 'rpc', address: sim.nodes[node]?.rpcUrl ?? '' });
+            const configurationId = await seedConfiguration(cluster, companyId, `Sim ${chain}`, chain);
+            const rpc = rpcService(cluster.sim.nodes[node]?.rpcUrl);
+            const serverId = await seedServer(cluster, configurationId, rpc, { address: `http://${netns.nodeIp}` });
             out.push({ configurationId, serverId });
         }
+        const configurationIds = out.map((c) => c.configurationId);
+        await seedTelegramChannel(cluster, { companyId, configurationIds, name: `${name} chat`, token, chat });
         return out;
     };
     // The testnet configuration reads the second node, which goes on when the first halts (no chain halt).
@@ -149,44 +81,29 @@ beforeAll(async () => {
     ]);
     const [other] = await company('Others', CHATS.others, [['cosmoshub', 0]]);
     if (!hub || !test || !other) throw new Error('no configuration');
-    const rows = await database.db
+    const rows = await cluster.db
         .insert(monitors)
         .values([
-            monitor(hub.configurationId, hub.serverId, 'named', ['local', 'fra-1', 'sgp-1']),
-            monitor(hub.configurationId, hub.serverId, 'every', null),
-            monitor(test.configurationId, test.serverId, 'testnet', null),
-            monitor(other.configurationId, other.serverId, 'others', null),
+            monitor(hub, 'named', ['local', 'fra-1', 'sgp-1']),
+            monitor(hub, 'every', null),
+            monitor(test, 'testnet', null),
+            monitor(other, 'others', null),
         ])
         .returning({ id: monitors.id });
     every = rows.map((r) => r.id);
     named = every[0] as number;
     firstNode = [every[0], every[1], every[3]] as number[];
-    const redisPort = Number(new URL(REDIS_BASE).port || 6379);
-    const fraRedis = `redis://${netns.hostIp}:${await netns.forward({ host: '127.0.0.1', port: redisPort })}/${REDIS_DB}`;
-    // A probe is given the queue's address and its location, nothing else: no database, no secret.
-    const probeEnv = { DATABASE_URL: '', APP_SECRET: '', DATA_DIR: probeDataDir };
-    probes.push(await startConsole('probe', { ...probeEnv, REDIS_URL, PROBE_LOCATION: 'sgp-1' }));
-    probes.push(
-        await startConsole('probe', { ...probeEnv, REDIS_URL: fraRedis, PROBE_LOCATION: 'fra-1' }, 60_000, netns.name)
-    );
-    worker = await startConsole('worker', {
-        DATABASE_URL: databaseUrl,
-        REDIS_URL,
-        APP_SECRET: appSecret,
-        DATA_DIR: `/tmp/nm-cluster-${dbName}`,
-        TELEGRAM_API_URL: telegram.url,
-    });
+    // fra-1 reaches the host's Redis, which listens on loopback only, through a forwarder on the namespace's link.
+    const redis = new URL(REDIS_URL);
+    const forwarded = await netns.forward({ host: '127.0.0.1', port: Number(redis.port || 6379) });
+    probes.push(await cluster.startProbe('sgp-1'));
+    probes.push(await cluster.startProbe('fra-1', `redis://${netns.hostIp}:${forwarded}${redis.pathname}`, netns.name));
+    await cluster.start('worker');
 }, 180_000);
 
 afterAll(async () => {
-    await Promise.all([worker, ...probes].filter(Boolean).map((p) => stopConsole(p, 'SIGKILL')));
-    await redis?.flush();
-    await redis?.close();
-    await database?.close();
-    await sim?.close();
-    await telegram?.close();
+    await cluster?.stop();
     await netns?.close();
-    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
 });
 
 describe('probes in several places', () => {
@@ -208,7 +125,7 @@ describe('probes in several places', () => {
         const kept = await waitFor(
             'a check kept with its locations',
             async () => {
-                const rows = await database.db
+                const rows = await cluster.db
                     .select({ locations: checkResults.locations })
                     .from(checkResults)
                     .where(and(inArray(checkResults.monitorId, every), isNotNull(checkResults.locations)));
@@ -218,7 +135,7 @@ describe('probes in several places', () => {
         );
         expect(kept.locations?.split(',').sort()).toEqual(['fra-1:o', 'local:o', 'sgp-1:o']);
         // The probes wrote no key file: they hold no secret.
-        expect(existsSync(`${probeDataDir}/secret.key`)).toBe(false);
+        expect(existsSync(`${cluster.probeDataDir}/secret.key`)).toBe(false);
     }, 60_000);
 
     it('tells each company once that fra-1 lost its network, with its own counts, and pages no one', async () => {
@@ -249,7 +166,7 @@ describe('probes in several places', () => {
         expect(probesCut[0]?.text).toContain('Company: Probes');
         expect(othersCut[0]?.text).toContain('Probe fra-1 lost its network: 1 of 1 targets unreachable from it only');
         expect(othersCut[0]?.text).toContain('Company: Others');
-        expect(telegram.sent.map((m) => m.text.split('\n')[0])).toEqual([
+        expect(cluster.telegram.sent.map((m) => m.text.split('\n')[0])).toEqual([
             expect.stringContaining('PROBE LOST ITS NETWORK'),
             expect.stringContaining('PROBE LOST ITS NETWORK'),
         ]);
@@ -279,13 +196,7 @@ describe('probes in several places', () => {
         expect(silent.locations.find((l) => l.location === 'sgp-1')).toMatchObject({ level: 'none', latency_ms: null });
         expect(silent.status).toBe(true);
         expect(await incidentsOf(every)).toEqual([]);
-        probes[0] = await startConsole('probe', {
-            DATABASE_URL: '',
-            APP_SECRET: '',
-            DATA_DIR: probeDataDir,
-            REDIS_URL,
-            PROBE_LOCATION: 'sgp-1',
-        });
+        probes[0] = await cluster.startProbe('sgp-1');
         await waitFor('PROBE REPORTING AGAIN in each chat', () => eachChat('PROBE REPORTING AGAIN'), 60_000);
         await waitFor(
             'sgp-1 answering again',
@@ -297,7 +208,7 @@ describe('probes in several places', () => {
     }, 180_000);
 
     it('confirms a halted node from the two healthy locations and pages once for its server, fra-1 still left out', async () => {
-        sim.control.halt(0);
+        cluster.sim.control.halt(0);
         for (const id of firstNode) {
             const failed = await waitFor(
                 `monitor ${id} in Error`,
@@ -326,7 +237,7 @@ describe('probes in several places', () => {
     }, 180_000);
 
     it('tells each company once that fra-1 reaches its targets again, and the node recovers', async () => {
-        sim.control.resume(0);
+        cluster.sim.control.resume(0);
         netns.restoreNode();
         await waitFor('PROBE NETWORK BACK in each chat', () => eachChat('PROBE NETWORK BACK'), 60_000);
         for (const id of every)

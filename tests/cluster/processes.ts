@@ -11,7 +11,7 @@ import { CHAIN_QUEUE, CHECK_QUEUE } from '../../server/engine/queue-scheduler';
 const ROOT = new URL('../..', import.meta.url).pathname;
 
 /** `all` is the single process; a remote probe (ROLE=probe) reads for its location and opens no database. */
-type Role = 'all' | 'web' | 'worker' | 'probe';
+export type Role = 'all' | 'web' | 'worker' | 'probe';
 
 /** The machine's PostgreSQL; each test file makes a database of its own on it (clusterDatabase). */
 export const PG_BASE = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -100,6 +100,22 @@ export async function stopConsole(p: ConsoleProcess, signal: 'SIGTERM' | 'SIGKIL
     if (p.child.exitCode !== null || p.child.signalCode !== null) return;
     p.child.kill(signal);
     await p.exited;
+}
+
+/**
+ * Ends a process as an operator would: SIGTERM, and SIGKILL if it is still up after `graceMs` (a process stops
+ * itself within 10 s of SIGTERM; a test's teardown need not wait that long for one stuck on a dead dependency).
+ */
+export async function endConsole(p: ConsoleProcess, graceMs = 5000): Promise<void> {
+    if (p.child.exitCode !== null || p.child.signalCode !== null) return;
+    p.child.kill('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), graceMs);
+    });
+    const ended = await Promise.race([p.exited, late]);
+    clearTimeout(timer);
+    if (ended === 'late') await stopConsole(p, 'SIGKILL');
 }
 
 /** The cluster's Redis as a test reads it: the job schedulers, and the event channel the consoles relay. */

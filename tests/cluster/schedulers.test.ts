@@ -1,26 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import WebSocket from 'ws';
-import { deriveKey } from '../../server/auth/keys';
-import { encryptSecret } from '../../server/auth/secrets';
-import { type Database, openDatabase } from '../../server/db/client';
-import {
-    companies,
-    configurationChannels,
-    configurations,
-    incidents,
-    monitorStates,
-    monitors,
-    notificationChannels,
-    outbox,
-    servers,
-    services,
-} from '../../server/db/schema';
-import { type FakeTelegram, startFakeTelegram } from '../support/fake-telegram';
-import { type ChainSim, startChainSim } from '../../tools/chain-sim';
+import { incidents, monitorStates, monitors, outbox } from '../../server/db/schema';
 import { waitFor } from '../server/seed';
-import { type ConsoleProcess, clusterDatabase, REDIS_URL, RedisProbe, startConsole, stopConsole } from './processes';
+import { type ClusterEnv, clusterEnv } from './cluster-env';
+import { type ConsoleProcess, REDIS_URL, stopConsole } from './processes';
+import { blockCheck, blockCheckSettings, rpcService, seedServer, seedTelegramChannel, seedTenant } from './seed';
 
 /**
  * The cluster profile with real processes: one `web` and three `worker` consoles on one PostgreSQL database and one
@@ -29,16 +14,9 @@ import { type ConsoleProcess, clusterDatabase, REDIS_URL, RedisProbe, startConso
  */
 const ROOT = new URL('../..', import.meta.url).pathname;
 
-const dbName = `nm_cluster_${randomBytes(6).toString('hex')}`;
-let databaseUrl: string;
-let dropDatabase: (() => Promise<void>) | undefined;
-let database: Database;
-let redis: RedisProbe;
-let sim: ChainSim;
-let telegram: FakeTelegram;
+let cluster: ClusterEnv;
 let configurationId: number;
 let companyId: number;
-let env: Record<string, string>;
 let web: ConsoleProcess;
 let web2: ConsoleProcess;
 const workers: ConsoleProcess[] = [];
@@ -52,7 +30,7 @@ const health = async () => {
 
 /** Monitor id → interval in ms, as the database says the schedulers should be. */
 async function wantedSchedulers(): Promise<Map<string, number>> {
-    const rows = await database.db
+    const rows = await cluster.db
         .select({ id: monitors.id, settings: monitors.configurationObject })
         .from(monitors)
         .where(eq(monitors.isEnabled, true));
@@ -65,92 +43,47 @@ async function wantedSchedulers(): Promise<Map<string, number>> {
 }
 
 const sameSchedulers = async () => {
-    const [want, have] = [await wantedSchedulers(), await redis.schedulers()];
+    const [want, have] = [await wantedSchedulers(), await cluster.redis.schedulers()];
     return want.size === have.size && [...want].every(([id, every]) => have.get(id) === every);
 };
 
 const lastChecks = async (ids: number[]) =>
-    database.db
+    cluster.db
         .select({ id: monitors.id, lastCheck: monitors.lastCheck })
         .from(monitors)
         .where(inArray(monitors.id, ids));
 
 beforeAll(async () => {
-    const created = await clusterDatabase(dbName);
-    databaseUrl = created.url;
-    dropDatabase = created.drop;
-    database = await openDatabase({ databaseUrl, dataDir: '' });
-    redis = new RedisProbe(REDIS_URL);
-    await redis.flush();
-    sim = await startChainSim({ blockTimeMs: 500, nodes: 1 });
-    telegram = await startFakeTelegram();
-    const [company] = await database.db
-        .insert(companies)
-        .values({ name: 'Cluster', allowedNetworks: ['127.0.0.0/8'] })
-        .returning();
-    const [cfg] = await database.db
-        .insert(configurations)
-        .values({ companyId: company?.id ?? 0, name: 'Sim mainnet', chain: 'cosmoshub' })
-        .returning();
-    const [srv] = await database.db
-        .insert(servers)
-        .values({ configurationId: cfg?.id ?? 0, name: 'validator-1', address: 'http://127.0.0.1' })
-        .returning();
-    configurationId = cfg?.id ?? 0;
-    companyId = company?.id ?? 0;
-    await database.db
-        .insert(services)
-        .values({ serverId: srv?.id ?? 0, name: 'rpc', type: 'rpc', address: sim.nodes[0]?.rpcUrl ?? '' });
-    const settings = (sleep: number) =>
-        JSON.stringify({
-            miss_tolerance: 3,
-            miss_tolerance_period_seconds: 30,
-            sleep_duration_seconds: sleep,
-            alert_sleep_duration_minutes: 60,
-        });
-    const rows = await database.db
+    cluster = await clusterEnv({ name: 'cluster', sim: { blockTimeMs: 500, nodes: 1 } });
+    ({ companyId, configurationId } = await seedTenant(cluster, 'Cluster'));
+    const serverId = await seedServer(cluster, configurationId, rpcService(cluster.sim.nodes[0]?.rpcUrl));
+    const rows = await cluster.db
         .insert(monitors)
         .values(
             Array.from({ length: 12 }, (_, i) => ({
-                configurationId: cfg?.id ?? 0,
-                serverId: srv?.id ?? 0,
-                name: `height-${String(i + 1).padStart(2, '0')}`,
-                type: 'blockCheck' as const,
-                configurationObject: settings(5),
+                ...blockCheck(
+                    { configurationId, serverId },
+                    `height-${String(i + 1).padStart(2, '0')}`,
+                    blockCheckSettings(5)
+                ),
                 isEnabled: i < 10,
             }))
         )
         .returning({ id: monitors.id, isEnabled: monitors.isEnabled });
     monitorIds.push(...rows.filter((r) => r.isEnabled).map((r) => r.id));
     disabledIds = rows.filter((r) => !r.isEnabled).map((r) => r.id);
-    env = {
-        DATABASE_URL: databaseUrl,
-        REDIS_URL,
-        APP_SECRET: randomBytes(32).toString('hex'),
-        ADMIN_PASSWORD: 'admin-password-1',
-        DATA_DIR: `/tmp/nm-cluster-${dbName}`,
-        TELEGRAM_API_URL: telegram.url,
-    };
-    web = await startConsole('web', env);
-    web2 = await startConsole('web', env);
-    workers.push(...(await Promise.all([1, 2, 3].map(() => startConsole('worker', env)))));
+    web = await cluster.start('web');
+    web2 = await cluster.start('web');
+    workers.push(...(await Promise.all([1, 2, 3].map(() => cluster.start('worker')))));
 }, 180_000);
 
-afterAll(async () => {
-    await Promise.all([web, web2, ...workers].filter(Boolean).map((p) => stopConsole(p, 'SIGKILL')));
-    await redis?.flush();
-    await redis?.close();
-    await database?.close();
-    await sim?.close();
-    await telegram?.close();
-    await dropDatabase?.();
-});
+afterAll(() => cluster?.stop());
 
 describe('the cluster profile', () => {
     it('stops a start with REDIS_URL but no DATABASE_URL, naming both', () => {
         const run = spawnSync(`${ROOT}node_modules/.bin/tsx`, ['server/main.ts', 'start'], {
             cwd: ROOT,
-            env: { ...process.env, REDIS_URL, DATABASE_URL: '', DATA_DIR: env.DATA_DIR ?? '' },
+            env: { ...process.env, REDIS_URL, DATABASE_URL: '', DATA_DIR: cluster.env.DATA_DIR ?? '' },
             encoding: 'utf8',
         });
         expect(run.status).toBe(1);
@@ -168,7 +101,7 @@ describe('the cluster profile', () => {
 
     it('keeps exactly one job scheduler per enabled monitor, with its interval', async () => {
         await waitFor('the schedulers', sameSchedulers);
-        const have = await redis.schedulers();
+        const have = await cluster.redis.schedulers();
         expect([...have.keys()].sort()).toEqual(monitorIds.map(String).sort());
         for (const id of disabledIds) expect(have.has(String(id))).toBe(false);
     });
@@ -176,7 +109,7 @@ describe('the cluster profile', () => {
     it("spreads the monitors' runs over their interval, as one process does, instead of running all at once", async () => {
         // The ten monitors run every 5 s: the longest stretch of the interval in which none of them runs (around the
         // circle of the interval) is short when they are spread, and nearly all of it when they run together.
-        const phases = (await redis.phases()).sort((a, b) => a - b);
+        const phases = (await cluster.redis.phases()).sort((a, b) => a - b);
         expect(phases).toHaveLength(monitorIds.length);
         const gaps = phases.map((p, i) => (i === 0 ? p + 5000 - (phases.at(-1) ?? 0) : p - (phases[i - 1] ?? 0)));
         expect(Math.max(...gaps)).toBeLessThan(3500);
@@ -186,8 +119,8 @@ describe('the cluster profile', () => {
         // BullMQ queues a monitor's next run when the current one starts, so once a check is saved its slot is one
         // interval before the scheduler's next run (two intervals would be the slot before: a check saved as late).
         const settled = async () => {
-            const runs = await redis.nextRuns();
-            const states = await database.db
+            const runs = await cluster.redis.nextRuns();
+            const states = await cluster.db
                 .select({ id: monitorStates.monitorId, slot: sql<string>`${monitorStates.state}->>'slot'` })
                 .from(monitorStates)
                 .where(inArray(monitorStates.monitorId, monitorIds));
@@ -225,35 +158,28 @@ describe('the cluster profile', () => {
     }, 60_000);
 
     it('adds no scheduler when a worker restarts', async () => {
-        workers[0] = await startConsole('worker', env);
+        workers[0] = await cluster.start('worker');
         await waitFor('three workers again', async () => (await health()).body.workers?.length === 3);
-        expect(await redis.count()).toBe(monitorIds.length);
+        expect(await cluster.redis.count()).toBe(monitorIds.length);
         expect(await sameSchedulers()).toBe(true);
     }, 90_000);
 
     it('sends exactly one ALERT and opens one incident per monitor failing just before a worker is killed', async () => {
-        const token = encryptSecret(deriveKey(env.APP_SECRET ?? '', 'secrets-at-rest'), '123456:CLUSTER-token');
-        const [channel] = await database.db
-            .insert(notificationChannels)
-            .values({
-                companyId,
-                name: 'Ops chat',
-                type: 'telegram',
-                configurationObject: JSON.stringify({ bot_token: token, chat_id: '-4242' }),
-            })
-            .returning();
-        await database.db
-            .insert(configurationChannels)
-            .values({ configurationId, notificationChannelId: channel?.id ?? 0 });
-        await redis.emit({ name: 'NOTIFICATION_CHANNEL_CREATED', channelId: channel?.id });
+        const channelId = await seedTelegramChannel(cluster, {
+            companyId,
+            configurationIds: [configurationId],
+            token: '123456:CLUSTER-token',
+            chat: '-4242',
+        });
+        await cluster.redis.emit({ name: 'NOTIFICATION_CHANNEL_CREATED', channelId });
         // The node reports catching_up: every blockCheck is in Error at its next check (within 5 s).
-        sim.control.catchUp(0);
+        cluster.sim.control.catchUp(0);
         await new Promise((r) => setTimeout(r, 3000));
         await stopConsole(workers[1] as ConsoleProcess, 'SIGKILL');
         // One alert row per monitor, delivered once: a backlog of a channel goes out as a digest of one line per
         // monitor, so the wire is counted by monitor name.
         const alertRows = () =>
-            database.db
+            cluster.db
                 .select({ monitorId: outbox.monitorId, status: outbox.status })
                 .from(outbox)
                 .where(and(eq(outbox.kind, 'alert'), inArray(outbox.monitorId, monitorIds)));
@@ -270,22 +196,22 @@ describe('the cluster profile', () => {
         expect((await alertRows()).map((r) => r.monitorId).sort()).toEqual([...monitorIds].sort());
         for (const i of monitorIds.keys()) {
             const name = `height-${String(i + 1).padStart(2, '0')}`;
-            expect(telegram.sent.filter((m) => m.text.includes(name))).toHaveLength(1);
+            expect(cluster.telegram.sent.filter((m) => m.text.includes(name))).toHaveLength(1);
         }
-        const open = await database.db
+        const open = await cluster.db
             .select({ monitorId: incidents.monitorId })
             .from(incidents)
             .where(inArray(incidents.monitorId, monitorIds));
         expect(open.map((i) => i.monitorId).sort()).toEqual([...monitorIds].sort());
-        sim.control.clearCatchUp(0);
-        workers[1] = await startConsole('worker', env);
+        cluster.sim.control.clearCatchUp(0);
+        workers[1] = await cluster.start('worker');
     }, 120_000);
 
     it("shows the workers' log lines in the log tail, on a ticket another web process issued", async () => {
         const login = await fetch(`${web.url}/api/login`, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ username: 'admin', password: env.ADMIN_PASSWORD }),
+            body: JSON.stringify({ username: 'admin', password: cluster.env.ADMIN_PASSWORD }),
         });
         const { accessToken } = (await login.json()) as { accessToken: { token: string } };
         const issued = await fetch(`${web.url}/api/logs/ticket`, {
@@ -329,7 +255,7 @@ describe('the cluster profile', () => {
         // Signed in on the process about to die; the log tail watched on the one that lives, on a ticket of the other.
         const signedIn = await post(web2.url, '/api/login', undefined, {
             username: 'admin',
-            password: env.ADMIN_PASSWORD,
+            password: cluster.env.ADMIN_PASSWORD,
         });
         expect(signedIn.status).toBe(200);
         const session = (await signedIn.json()) as Session;
@@ -362,7 +288,7 @@ describe('the cluster profile', () => {
             expect(next.refreshToken.token).not.toBe(session.refreshToken.token);
 
             // Workers' lines keep reaching the survivor's tail: a state change of every monitor, made by a worker.
-            sim.control.catchUp(0);
+            cluster.sim.control.catchUp(0);
             await waitFor(
                 "a worker's line on the surviving web after the kill",
                 () => lines.slice(seenBeforeKill).some((l) => /height-\d\d \(blockCheck\)/.test(l)),
@@ -376,7 +302,7 @@ describe('the cluster profile', () => {
             await waitFor('the log tail of the ended session to close', () => socket.readyState === WebSocket.CLOSED);
         } finally {
             socket.close();
-            sim.control.clearCatchUp(0);
+            cluster.sim.control.clearCatchUp(0);
         }
     }, 60_000);
 
@@ -385,22 +311,17 @@ describe('the cluster profile', () => {
         for (let i = 0; i < 1000; i++) {
             const id = all[i % all.length] as number;
             const sleep = 5 + (i % 4);
-            await database.db
+            await cluster.db
                 .update(monitors)
                 .set({
                     isEnabled: i % 7 !== 3,
-                    configurationObject: JSON.stringify({
-                        miss_tolerance: 3,
-                        miss_tolerance_period_seconds: 30,
-                        sleep_duration_seconds: sleep,
-                        alert_sleep_duration_minutes: 60,
-                    }),
+                    configurationObject: blockCheckSettings(sleep),
                 })
                 .where(eq(monitors.id, id));
-            await redis.emit({ name: 'MONITOR_UPDATED', monitorId: id });
+            await cluster.redis.emit({ name: 'MONITOR_UPDATED', monitorId: id });
         }
         await waitFor('the schedulers to follow the edits', sameSchedulers, 60_000);
-        expect(await redis.count()).toBe((await wantedSchedulers()).size);
+        expect(await cluster.redis.count()).toBe((await wantedSchedulers()).size);
     }, 120_000);
 
     it('answers the truth with no worker alive', async () => {

@@ -1,34 +1,26 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq, sql } from 'drizzle-orm';
-import { deriveKey } from '../../server/auth/keys';
-import { encryptSecret } from '../../server/auth/secrets';
-import { type Database, openDatabase } from '../../server/db/client';
-import { companies, configurations, incidents, notificationChannels, outbox, users } from '../../server/db/schema';
+import { eq } from 'drizzle-orm';
+import { incidents, notificationChannels, outbox, users } from '../../server/db/schema';
 import { actionKey, signButton } from '../../server/notify/telegram/callback-data';
-import { type FakeTelegram, startFakeTelegram } from '../support/fake-telegram';
 import { waitFor } from '../server/seed';
-import { type ConsoleProcess, clusterDatabase, REDIS_URL, RedisProbe, startConsole, stopConsole } from './processes';
+import { type ClusterEnv, clusterEnv } from './cluster-env';
+import { dutyHolders } from './duty-lock';
+import { type ConsoleProcess, stopConsole } from './processes';
+import { seedTelegramChannel, seedTenant } from './seed';
 
 /**
  * The parts that must run once in the cluster (heartbeat, channel notices, Telegram pollers, sweeper, history
  * upkeep), with three real `worker` processes on one PostgreSQL and one Redis: one worker runs them, another takes
  * over when it is killed with -9. The cases share the processes and run in order.
  */
-const dbName = `nm_singletons_${randomBytes(6).toString('hex')}`;
-/** The lock's number in server/assembly/background.ts, as pg_locks shows it (objid; classid 0). */
-const LOCK_OBJID = 0x4e4d5349;
 const TOKEN = '123456:SINGLETONS-token';
 const CHAT = '-4343';
 
-let database: Database;
-let dropDatabase: (() => Promise<void>) | undefined;
-let redis: RedisProbe;
-let telegram: FakeTelegram;
+let cluster: ClusterEnv;
 let heartbeat: Server;
 let beats: number[] = [];
-let env: Record<string, string>;
 let companyId: number;
 let configurationId: number;
 const workers: ConsoleProcess[] = [];
@@ -37,76 +29,37 @@ let allRunningAt = 0;
 
 /** The pid of the process holding the lock of the cluster-wide duties, from its connection's application_name. */
 async function holderPid(): Promise<number | null> {
-    const result = (await database.db.execute(sql`
-        select a.application_name as name from pg_locks l join pg_stat_activity a on a.pid = l.pid
-        where l.locktype = 'advisory' and l.granted and l.objid = ${LOCK_OBJID} and l.database = (
-            select oid from pg_database where datname = current_database())`)) as unknown as {
-        rows: { name: string }[];
-    };
-    const names = result.rows.map((r) => r.name);
-    if (names.length > 1) throw new Error(`several holders: ${names.join(', ')}`);
-    const pid = /pid=(\d+)/.exec(names[0] ?? '')?.[1];
-    return pid ? Number(pid) : null;
+    const holders = await dutyHolders(cluster);
+    if (holders.length > 1) throw new Error(`several holders: ${holders.map((h) => h.name).join(', ')}`);
+    return holders[0]?.pid ?? null;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
-    const created = await clusterDatabase(dbName);
-    dropDatabase = created.drop;
-    database = await openDatabase({ databaseUrl: created.url, dataDir: '' });
-    redis = new RedisProbe(REDIS_URL);
-    await redis.flush();
-    telegram = await startFakeTelegram();
+    cluster = await clusterEnv({ name: 'singletons' });
     heartbeat = createServer((_req, res) => {
         beats.push(Date.now());
         res.end('ok');
     });
     await new Promise<void>((r) => heartbeat.listen(0, '127.0.0.1', r));
-    const [company] = await database.db
-        .insert(companies)
-        .values({ name: 'Singletons', allowedNetworks: ['127.0.0.0/8'] })
-        .returning();
-    companyId = company?.id ?? 0;
-    const [cfg] = await database.db
-        .insert(configurations)
-        .values({ companyId, name: 'Sim mainnet', chain: 'cosmoshub' })
-        .returning();
-    configurationId = cfg?.id ?? 0;
+    ({ companyId, configurationId } = await seedTenant(cluster, 'Singletons'));
     // The super admin whose company's channels hear of a failing channel (channel-watch.ts).
-    await database.db
+    await cluster.db
         .insert(users)
         .values({ username: 'root', passwordHash: 'x', isSuperAdmin: true, isAdmin: true, companyId });
-    const appSecret = randomBytes(32).toString('hex');
-    const token = encryptSecret(deriveKey(appSecret, 'secrets-at-rest'), TOKEN);
-    await database.db.insert(notificationChannels).values({
-        companyId,
-        name: 'Ops chat',
-        type: 'telegram',
-        configurationObject: JSON.stringify({ bot_token: token, chat_id: CHAT }),
-    });
-    env = {
-        DATABASE_URL: created.url,
-        REDIS_URL,
-        APP_SECRET: appSecret,
-        ADMIN_PASSWORD: 'admin-password-1',
-        DATA_DIR: `/tmp/nm-cluster-${dbName}`,
-        TELEGRAM_API_URL: telegram.url,
+    await seedTelegramChannel(cluster, { companyId, token: TOKEN, chat: CHAT });
+    const beat = {
         HEARTBEAT_URL: `http://127.0.0.1:${(heartbeat.address() as AddressInfo).port}/beat`,
         HEARTBEAT_INTERVAL_SECONDS: '1',
     };
-    workers.push(...(await Promise.all([1, 2, 3].map(() => startConsole('worker', env)))));
+    workers.push(...(await Promise.all([1, 2, 3].map(() => cluster.start('worker', beat)))));
     allRunningAt = Date.now();
 }, 180_000);
 
 afterAll(async () => {
-    await Promise.all(workers.map((p) => stopConsole(p, 'SIGKILL')));
-    await redis?.flush();
-    await redis?.close();
-    await database?.close();
-    await telegram?.close();
+    await cluster?.stop();
     heartbeat?.close();
-    await dropDatabase?.();
 });
 
 describe('the cluster-wide duties with three workers', () => {
@@ -116,12 +69,12 @@ describe('the cluster-wide duties with three workers', () => {
     });
 
     it('poll the bot from one process at a time (no 409), and a press acknowledges its incident', async () => {
-        const polls = () => telegram.polls.filter((p) => p.token === TOKEN).length;
+        const polls = () => cluster.telegram.polls.filter((p) => p.token === TOKEN).length;
         // The fake holds each poll up to 2 s: ten polls span about 20 s, time for three pollers to meet many times.
         await waitFor('ten polls of the bot', () => polls() >= 10, 40_000);
-        expect(telegram.conflicts.filter((c) => c.token === TOKEN)).toEqual([]);
+        expect(cluster.telegram.conflicts.filter((c) => c.token === TOKEN)).toEqual([]);
         const incidentId = randomUUID();
-        await database.db.insert(incidents).values({
+        await cluster.db.insert(incidents).values({
             id: incidentId,
             companyId,
             kind: 'monitor',
@@ -130,13 +83,13 @@ describe('the cluster-wide duties with three workers', () => {
             payload: '{}',
             openedAt: new Date(),
         });
-        const data = signButton(actionKey(env.APP_SECRET ?? ''), CHAT, {
+        const data = signButton(actionKey(cluster.appSecret), CHAT, {
             action: 'ack',
             incidentId,
             targetId: 1,
             issuedAt: Date.now(),
         });
-        const id = telegram.press({
+        const id = cluster.telegram.press({
             token: TOKEN,
             chatId: Number(CHAT),
             userId: 7,
@@ -144,12 +97,14 @@ describe('the cluster-wide duties with three workers', () => {
             messageId: 1,
             data: data ?? '',
         });
-        const answer = await waitFor('the answer', () => telegram.answers.find((a) => a.callback_query_id === id));
+        const answer = await waitFor('the answer', () =>
+            cluster.telegram.answers.find((a) => a.callback_query_id === id)
+        );
         expect(answer.text).toBe('Acknowledged by @alice. Reminders for this incident stop.');
-        const [row] = await database.db.select().from(incidents).where(eq(incidents.id, incidentId));
+        const [row] = await cluster.db.select().from(incidents).where(eq(incidents.id, incidentId));
         expect(row?.acknowledgedVia).toBe('telegram');
-        expect(telegram.answers.filter((a) => a.callback_query_id === id)).toHaveLength(1);
-        expect(telegram.conflicts.filter((c) => c.token === TOKEN)).toEqual([]);
+        expect(cluster.telegram.answers.filter((a) => a.callback_query_id === id)).toHaveLength(1);
+        expect(cluster.telegram.conflicts.filter((c) => c.token === TOKEN)).toEqual([]);
     }, 90_000);
 
     it('send one heartbeat per interval, not one per worker', async () => {
@@ -166,7 +121,7 @@ describe('the cluster-wide duties with three workers', () => {
         // Each process's channel watch first looks 60 s after it started and remembers what it told: a failure
         // that begins after every worker has looked once would be told by each of them.
         await sleep(Math.max(0, allRunningAt + 62_000 - Date.now()));
-        const [failing] = await database.db
+        const [failing] = await cluster.db
             .insert(notificationChannels)
             .values({
                 companyId,
@@ -177,7 +132,7 @@ describe('the cluster-wide duties with three workers', () => {
             .returning();
         const insertedAt = Date.now();
         // Waiting for a retry a day away after errors for 20 minutes: failing, and never due in this test.
-        await database.db.insert(outbox).values({
+        await cluster.db.insert(outbox).values({
             channelId: failing?.id ?? 0,
             kind: 'alert',
             text: 'queued',
@@ -186,13 +141,13 @@ describe('the cluster-wide duties with three workers', () => {
             createdAt: new Date(insertedAt - 20 * 60_000),
             nextAttemptAt: new Date(insertedAt + 86_400_000),
         });
-        const told = () => telegram.sent.filter((m) => m.text.includes('CHANNEL NOT DELIVERING'));
+        const told = () => cluster.telegram.sent.filter((m) => m.text.includes('CHANNEL NOT DELIVERING'));
         await waitFor('the notice', () => told().length > 0, 70_000);
         // Every worker has looked at least once more since the failure began.
         await sleep(Math.max(0, insertedAt + 62_000 - Date.now()));
         expect(told()).toHaveLength(1);
         expect(told()[0]?.text).toContain('Pager hook');
-        const rows = await database.db.select({ id: outbox.id }).from(outbox).where(eq(outbox.kind, 'channel-failing'));
+        const rows = await cluster.db.select({ id: outbox.id }).from(outbox).where(eq(outbox.kind, 'channel-failing'));
         expect(rows).toHaveLength(1);
     }, 180_000);
 
@@ -202,7 +157,7 @@ describe('the cluster-wide duties with three workers', () => {
         const killedAt = performance.now();
         await stopConsole(victim, 'SIGKILL');
         // Counted once the victim is gone: what arrives from now on comes from another process.
-        const polls = telegram.polls.length;
+        const polls = cluster.telegram.polls.length;
         beats = [];
         const left = () => killedAt + 20_000 - performance.now();
         const next = await waitFor(
@@ -214,8 +169,8 @@ describe('the cluster-wide duties with three workers', () => {
             left()
         );
         expect(workers.filter((w) => w !== victim).map((w) => w.child.pid)).toContain(next);
-        await waitFor('a poll by the new holder', () => telegram.polls.length > polls, left());
+        await waitFor('a poll by the new holder', () => cluster.telegram.polls.length > polls, left());
         await waitFor('a heartbeat by the new holder', () => beats.length > 0, left());
-        expect(telegram.conflicts.filter((c) => c.token === TOKEN)).toEqual([]);
+        expect(cluster.telegram.conflicts.filter((c) => c.token === TOKEN)).toEqual([]);
     }, 90_000);
 });
