@@ -70,11 +70,10 @@ function monitorLines(lines: string[][], m: MonitorLabels, o: Observation): void
  * process's: each worker records the checks it saved in Redis (server/engine/observations.ts) and every page reads
  * them all there, so any `web` process answers the same series and each monitor appears once per page whichever
  * worker checked it last (a Prometheus scraping several web processes gets them once per target: aggregate with
- * `max without (instance)`, or scrape one). The chain-source, validator and disk families come, on a process
- * without an engine (`web`), from what each worker's checks read, recorded beside the observations in Redis
- * (server/engine/shared-figures.ts): the latest check's per validator monitor, configuration and server, kept a few
- * check intervals; a page leaves out and forgets those of monitors no longer checked. A process with an engine
- * (`all`, embedded) renders them from its engine's memory. The engine figures, counters and process figures are
+ * `max without (instance)`, or scrape one). So do the chain-source, validator and disk families: what each
+ * process's checks read is recorded beside the observations in Redis (server/engine/shared-figures.ts), the latest
+ * check's per validator monitor, configuration and server, kept a few check intervals; a page leaves out and
+ * forgets those of monitors no longer checked. The engine figures, counters and process figures are
  * this process's own (workers serve no HTTP, so in the cluster only an `all` process's engine figures are on a
  * page). Embedded, everything comes from the one process's engine.
  */
@@ -166,7 +165,7 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
             (await ctx.db.select({ id: companies.id, name: companies.name }).from(companies)).map((c) => [c.id, c.name])
         );
         const locations = new LocationLines();
-        if (shared) ({ alerting, chain } = await walkShared(shared, lines, locations, !engine));
+        if (shared) ({ alerting, chain } = await walkShared(shared, lines, locations));
         if (engine) {
             for (const { target, observation, alerting: open } of shared ? [] : engine.monitors()) {
                 if (open) alerting++;
@@ -185,7 +184,7 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
                     observation
                 );
             }
-            chain = chainFamilies(engine, (id) => names.get(id) ?? '');
+            if (!shared) chain = chainFamilies(engine, (id) => names.get(id) ?? '');
             const stats = engine.stats;
             monitored.set(stats.monitors);
             inFlight.set(stats.inFlight);
@@ -201,19 +200,15 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
     /**
      * The cluster's per-monitor lines: the checked monitors the engine would load (enabled, on an enabled
      * configuration and server), with the latest check any worker recorded, and what each location saw where
-     * several check it (only the cluster has several). Answers how many have an open incident, and, with
-     * `withFigures` (a process without an engine), the chain families of the figures the workers recorded.
+     * several check it (only the cluster has several). Answers how many have an open incident, and the chain
+     * families of the figures the workers recorded.
      */
     async function walkShared(
         shared: NonNullable<AppContext['sharedState']['observations']>,
         lines: string[][],
-        locations: LocationLines,
-        withFigures: boolean
+        locations: LocationLines
     ): Promise<{ alerting: number; chain: string }> {
-        const [observed, recorded] = await Promise.all([
-            shared.all(),
-            withFigures ? shared.figures() : Promise.resolve(null),
-        ]);
+        const [observed, recorded] = await Promise.all([shared.all(), shared.figures()]);
         const rows = await ctx.db
             .select({
                 id: monitors.id,
@@ -259,10 +254,6 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
             };
             monitorLines(lines, labels, o);
             if (r.locations) locations.add(labelPairs(labels), r.locations);
-        }
-        if (!recorded) {
-            await shared.forget([...stale]);
-            return { alerting, chain: '' };
         }
         const scope = rows.map((r) => ({
             monitorId: r.id,
