@@ -18,19 +18,26 @@ redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[4]), ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1`;
 
+type AcquireCommand = (key: string, now: string, cap: string, holder: string, leaseMs: string) => Promise<unknown>;
+
 /**
  * Each company's checks in flight across the cluster, against its `max_concurrent_checks`: the in-process
  * Scheduler's group caps, for the checks BullMQ hands to several workers (queue-scheduler.ts). A worker takes a slot
  * before a check and gives it back after; one that dies holding slots loses them after SLOT_LEASE_MS.
  */
 export class CompanySlots {
-    constructor(private readonly redis: Redis) {}
+    private readonly redis: Redis & { companySlotAcquire: AcquireCommand };
+
+    constructor(redis: Redis) {
+        // Run by its SHA (EVALSHA; ioredis sends the text again only should Redis have lost the script): every check
+        // takes a slot, and sending and hashing the script's text each time cost both the worker and Redis.
+        redis.defineCommand('companySlotAcquire', { numberOfKeys: 1, lua: ACQUIRE });
+        this.redis = redis as Redis & { companySlotAcquire: AcquireCommand };
+    }
 
     /** Whether `holder` got one of the company's `cap` slots. */
     async acquire(companyId: number, cap: number, holder: string): Promise<boolean> {
-        const got = await this.redis.eval(
-            ACQUIRE,
-            1,
+        const got = await this.redis.companySlotAcquire(
             KEY + companyId,
             String(Date.now()),
             String(cap),
