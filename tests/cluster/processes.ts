@@ -66,7 +66,12 @@ export async function startConsole(
     const listens = role === 'web' || role === 'all';
     const port = listens ? await freePort() : 0;
     // node itself with tsx's loader (not the tsx command, whose child would outlive a kill -9 of it).
-    const node = [process.execPath, '--import', 'tsx', 'server/main.ts', 'start'];
+    // CONSOLE_PROF_DIR=<dir>: each process writes its V8 CPU profile (one per thread) under <dir>/<role> when it
+    // exits, to find where a bench's CPU goes (a process killed with -9 writes none).
+    const prof = process.env.CONSOLE_PROF_DIR
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CONSOLE_PROF_DIR}/${role}`]
+        : [];
+    const node = [process.execPath, ...prof, '--import', 'tsx', 'server/main.ts', 'start'];
     const [command, ...args] = netns ? ['ip', 'netns', 'exec', netns, ...node] : node;
     const child = spawn(command as string, args, {
         cwd: ROOT,
