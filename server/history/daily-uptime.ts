@@ -8,8 +8,10 @@ export type DailyCounts = Map<number, Map<string, { up: number; total: number }>
 
 /**
  * The last `days` UTC days of each monitor, today included: whole days from the packed days and the daily rollups
- * not packed yet, the rest of today's finished hours from the hourly ones, and the current and previous hour (which
- * the rollup may not have reached yet) from the raw checks.
+ * not packed yet, the finished hours of the last day from the hourly ones, and the current and previous hour (which
+ * the rollup may not have reached yet) from the raw checks. In the first hour after midnight the last day is
+ * yesterday: its daily bucket is written only when each monitor's next check lands in the new day, so until then
+ * yesterday would read as a day without checks.
  */
 export async function dailyUptime(
     db: Db,
@@ -21,7 +23,9 @@ export async function dailyUptime(
     if (monitorIds.length === 0) return out;
     const today = Math.floor(nowMs / DAY_MS) * DAY_MS;
     const from = today - (days - 1) * DAY_MS;
-    const edge = Math.max(today, Math.floor(nowMs / HOUR_MS) * HOUR_MS - HOUR_MS);
+    const edge = Math.floor(nowMs / HOUR_MS) * HOUR_MS - HOUR_MS;
+    // The day the hour before the current one is in: the days before it are whole and written.
+    const lastDay = Math.floor(edge / DAY_MS) * DAY_MS;
     const iso = (ms: number) => new Date(ms).toISOString();
     const ids = sql.raw(monitorIds.map((id) => Math.trunc(id)).join(','));
     const rows = await rowsOf(
@@ -30,16 +34,16 @@ export async function dailyUptime(
         select monitor_id, to_char(bucket at time zone 'UTC', 'YYYY-MM-DD') as day,
             sum(up) as up, sum(total) as total from (
             select monitor_id, bucket, ok + warning as up, ok + warning + error as total from history_1d
-            where monitor_id in (${ids}) and bucket >= ${iso(from)} and bucket < ${iso(today)}
+            where monitor_id in (${ids}) and bucket >= ${iso(from)} and bucket < ${iso(lastDay)}
             union all
             select monitor_id, day, ok + warning, ok + warning + error from history_days
-            where monitor_id in (${ids}) and day >= ${iso(from)} and day < ${iso(today)}
+            where monitor_id in (${ids}) and day >= ${iso(from)} and day < ${iso(lastDay)}
             union all
             select monitor_id, bucket, ok + warning, ok + warning + error from history_1h
-            where monitor_id in (${ids}) and bucket >= ${iso(today)} and bucket < ${iso(edge)}
+            where monitor_id in (${ids}) and bucket >= ${iso(Math.max(from, lastDay))} and bucket < ${iso(edge)}
             union all
             select monitor_id, t, case when level < 2 then 1 else 0 end, 1 from check_results
-            where monitor_id in (${ids}) and t >= ${iso(edge)}
+            where monitor_id in (${ids}) and t >= ${iso(Math.max(from, edge))}
         ) s group by 1, 2`
     );
     for (const row of rows) {

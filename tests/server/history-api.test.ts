@@ -4,6 +4,7 @@ import { packLocationLevels } from '../../server/history/location-levels';
 import { rowsOf } from '../../server/history/rows';
 import { HistoryPruner } from '../../server/history/pruner';
 import { uptime30d } from '../../server/history/uptime';
+import { dailyUptime } from '../../server/history/daily-uptime';
 import type { CheckSample } from '../../server/history/rollup';
 import { createWorld, type World } from './config-fixtures';
 
@@ -380,6 +381,37 @@ describe('30-day uptime on lists', () => {
         expect((await w.call('GET', '/api/uptime?configuration_id=x', w.plain.access)).json().errors).toHaveProperty(
             'configuration_id'
         );
+    });
+});
+
+describe("a status page's days", () => {
+    it('counts yesterday just after midnight, before its daily bucket is written', async () => {
+        const cfg = await w.configuration(w.admin.access, { name: 'Status days' });
+        const id = (
+            await w.call('POST', '/api/monitors', w.admin.access, {
+                configuration_id: cfg,
+                name: 'late',
+                type: 'urlCheck',
+                configuration_object: '{"address":"http://127.0.0.1:9/"}',
+            })
+        ).json().id as number;
+        // Checks every 10 minutes from 22:10 to 23:50 of a day three days back, one an Error, written as the engine
+        // flushes them: the raw rows and the buckets closed so far, the day's and its last hour's still open.
+        const midnight = Math.floor(now / DAY) * DAY - 2 * DAY;
+        const buffer = new HistoryBuffer();
+        for (let i = 0; i < 11; i++)
+            buffer.record(check(midnight - 110 * MIN + i * 10 * MIN, i === 8 ? 'error' : 'ok', { monitorId: id }));
+        const db = w.t.app.ctx.db;
+        await writeHistory(db, buffer.take(false));
+        const yesterday = new Date(midnight - DAY).toISOString().slice(0, 10);
+        const days = async (at: number) => (await dailyUptime(db, [id], 2, at)).get(id)?.get(yesterday);
+        expect(await days(midnight + 30_000)).toEqual({ up: 10, total: 11 });
+        expect(await days(midnight + 55 * MIN)).toEqual({ up: 10, total: 11 });
+        // The first check of the new day closes the day's bucket, which answers once the hour before is today.
+        buffer.record(check(midnight + 60_000, 'ok', { monitorId: id }));
+        await writeHistory(db, buffer.take(false));
+        expect(await days(midnight + 30 * MIN)).toEqual({ up: 10, total: 11 });
+        expect(await days(midnight + 65 * MIN)).toEqual({ up: 10, total: 11 });
     });
 });
 
