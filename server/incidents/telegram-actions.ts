@@ -1,12 +1,15 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../context';
-import { incidents, notificationChannels } from '../db/schema';
+import { incidents, notificationChannels, outbox } from '../db/schema';
 import { ApiError } from '../errors';
 import type { TelegramActions, TelegramActor } from '../notify/telegram/actions';
+import { serverGroupsOf } from '../notify/server-hold';
 import { createSilence, type SilenceInput } from '../silences/silences';
 import { acknowledgeIncident, type IncidentActor } from './acknowledge';
 
 const GONE = { done: false, text: 'This channel no longer exists in Node Monitor.' };
+const UP_AGAIN = 'This server is up again; nothing was changed.';
+const ALL_ACKNOWLEDGED = 'Every open incident of this server is already acknowledged.';
 
 /** `name` is "@username" when the Telegram user has one, else a first name or the numeric id. */
 const actorOf = (by: TelegramActor): IncidentActor => ({
@@ -27,6 +30,47 @@ export function telegramActions(ctx: Pick<AppContext, 'db' | 'events' | 'silence
             .from(notificationChannels)
             .where(eq(notificationChannels.id, by.channelId));
         return row?.companyId ?? null;
+    };
+    /**
+     * The open incidents a SERVER DOWN named (its alert rows keep the group's key; `firstIncidentId` is the one its
+     * buttons carry), within the channel's company; or why there is nothing to act on.
+     */
+    const outageOf = async (companyId: number, serverId: number, firstIncidentId: string) => {
+        const key = (await serverGroupsOf(ctx.db, [firstIncidentId])).get(firstIncidentId);
+        // In the order the message named them: the order their alerts were queued in.
+        const named = key
+            ? [
+                  ...new Set(
+                      (
+                          await ctx.db
+                              .select({ id: outbox.incidentId })
+                              .from(outbox)
+                              .where(and(eq(outbox.groupKey, key), eq(outbox.kind, 'alert')))
+                              .orderBy(asc(outbox.id))
+                      ).flatMap((r) => (r.id ? [r.id] : []))
+                  ),
+              ]
+            : [firstIncidentId];
+        const rows = await ctx.db
+            .select({
+                id: incidents.id,
+                status: incidents.status,
+                acknowledgedAt: incidents.acknowledgedAt,
+                server: incidents.serverName,
+                monitor: incidents.monitorName,
+            })
+            .from(incidents)
+            .where(
+                and(
+                    inArray(incidents.id, named.length ? named : [firstIncidentId]),
+                    eq(incidents.companyId, companyId),
+                    eq(incidents.serverId, serverId)
+                )
+            );
+        if (rows.length === 0) return 'Incident not found';
+        const open = rows.filter((r) => r.status === 'open').sort((a, b) => named.indexOf(a.id) - named.indexOf(b.id));
+        // The buttons outlive the outage they were sent for; a later one is acted on from its own message.
+        return open.length ? open : UP_AGAIN;
     };
     const silence = async (
         target: Pick<SilenceInput, 'monitor_id' | 'server_id'>,
@@ -64,38 +108,28 @@ export function telegramActions(ctx: Pick<AppContext, 'db' | 'events' | 'silence
         async acknowledgeServer(serverId, firstIncidentId, by) {
             const companyId = await companyOf(by);
             if (companyId === null) return GONE;
-            const mine = and(eq(incidents.companyId, companyId), eq(incidents.status, 'open'));
-            const [outage] = await ctx.db
-                .select({ id: incidents.id })
-                .from(incidents)
-                .where(and(mine, eq(incidents.id, firstIncidentId), eq(incidents.serverId, serverId)));
-            // The button outlives the outage it was sent for; a later one is acknowledged from its own message.
-            if (!outage) return { done: true, text: 'This server is up again; nothing was changed.' };
-            const open = await ctx.db
-                .select({ id: incidents.id, server: incidents.serverName, monitor: incidents.monitorName })
-                .from(incidents)
-                .where(
-                    and(
-                        mine,
-                        eq(incidents.kind, 'monitor'),
-                        eq(incidents.serverId, serverId),
-                        isNull(incidents.acknowledgedAt)
-                    )
-                );
-            if (open.length === 0)
-                return { done: true, text: 'Every open incident of this server is already acknowledged.' };
-            const server = open[0]?.server ?? `#${serverId}`;
-            const note = `SERVER DOWN ${server}: ${open.map((o) => o.monitor).join(', ')}`;
+            const outage = await outageOf(companyId, serverId, firstIncidentId);
+            if (typeof outage === 'string') return { done: outage === UP_AGAIN, text: outage };
+            const todo = outage.filter((o) => o.acknowledgedAt === null);
+            const server = outage[0]?.server ?? `#${serverId}`;
+            const note = `SERVER DOWN ${server}: ${outage.map((o) => o.monitor).join(', ')}`;
             let acknowledged = 0;
-            for (const { id } of open) {
+            for (const { id } of todo) {
                 // The channels had one SERVER DOWN, so they get one ACKNOWLEDGED: the first acknowledgement's.
                 const tell = acknowledged === 0;
                 const outcome = await acknowledgeIncident(ctx.db, id, actorOf(by), { scope: companyId, note, tell });
                 if (outcome.ok) acknowledged++;
             }
+            if (acknowledged === 0) return { done: true, text: ALL_ACKNOWLEDGED };
             const what = acknowledged === 1 ? '1 incident' : `${acknowledged} incidents`;
             return { done: true, text: `Acknowledged ${what} of ${server} by ${by.name}. Reminders for them stop.` };
         },
-        silenceServer: (serverId, minutes, by) => silence({ server_id: serverId }, minutes, by),
+        async silenceServer(serverId, firstIncidentId, minutes, by) {
+            const companyId = await companyOf(by);
+            if (companyId === null) return GONE;
+            const outage = await outageOf(companyId, serverId, firstIncidentId);
+            if (typeof outage === 'string') return { done: outage === UP_AGAIN, text: outage };
+            return silence({ server_id: serverId }, minutes, by);
+        },
     };
 }

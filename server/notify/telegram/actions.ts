@@ -19,10 +19,15 @@ export interface ActionOutcome {
 export interface TelegramActions {
     acknowledge(incidentId: string, by: TelegramActor): Promise<ActionOutcome>;
     silence(monitorId: number, minutes: number, by: TelegramActor): Promise<ActionOutcome>;
-    /** Under a SERVER DOWN: every open incident of the server's monitors, while the outage (its first incident) lasts. */
+    /** Under a SERVER DOWN (its buttons carry its first incident): the open incidents it named. */
     acknowledgeServer(serverId: number, firstIncidentId: string, by: TelegramActor): Promise<ActionOutcome>;
-    /** Under a SERVER DOWN: the whole server. */
-    silenceServer(serverId: number, minutes: number, by: TelegramActor): Promise<ActionOutcome>;
+    /** Under a SERVER DOWN: the whole server, while an incident it named is open. */
+    silenceServer(
+        serverId: number,
+        firstIncidentId: string,
+        minutes: number,
+        by: TelegramActor
+    ): Promise<ActionOutcome>;
 }
 
 /** Until incidents and silences exist: every press is answered, and nothing changes. */

@@ -281,7 +281,7 @@ export class TelegramPollers {
             case 'ack-server':
                 return this.actions.acknowledgeServer(data.targetId, data.incidentId, by);
             case 'silence-server':
-                return this.actions.silenceServer(data.targetId, SILENCE_MINUTES, by);
+                return this.actions.silenceServer(data.targetId, data.incidentId, SILENCE_MINUTES, by);
         }
     }
 

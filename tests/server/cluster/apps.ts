@@ -8,7 +8,7 @@ import { startAppOn, type TestApp, throwAwayPostgres } from '../helpers';
 /**
  * Several apps in this one test process standing for the cluster profile's processes: one PostgreSQL database (the
  * machine's, also on the PGlite pass, since PGlite is one process's file) and one Redis database, emptied first.
- * Each file names a Redis database of its own (12 and up: not the chaos suite's 11), since files run side by side;
+ * Each file names a Redis database (not the chaos suite's 11 nor the cluster bench's 9), since files run side by side;
  * REDIS_DB, when set, replaces them all, for a machine where others use those (then run the files one at a time).
  */
 const redisUrl = (db: number) =>

@@ -302,7 +302,7 @@ it('Acknowledge under a SERVER DOWN acknowledges each of its incidents; Silence 
     const acknowledged = async () =>
         (await db.select().from(incidentRows).where(eq(incidentRows.serverId, serverId))).map((r) => r.acknowledgedBy);
 
-    // Pressed in another company's channel, it reaches none of these incidents.
+    // Pressed in another company's channel, it finds none of these incidents.
     const foreign = await w.call('POST', '/api/notification-channels', w.other.access, {
         name: 'Their chat',
         type: 'telegram',
@@ -310,10 +310,14 @@ it('Acknowledge under a SERVER DOWN acknowledges each of its incidents; Silence 
         is_enabled: true,
     });
     expect(foreign.statusCode).toBe(201);
-    expect(await actions.acknowledgeServer(serverId, first, { ...by, channelId: foreign.json().id })).toEqual({
-        done: true,
-        text: 'This server is up again; nothing was changed.',
-    });
+    for (const press of [
+        actions.acknowledgeServer,
+        (...a: [number, string, typeof by]) => actions.silenceServer(a[0], a[1], 60, a[2]),
+    ])
+        expect(await press(serverId, first, { ...by, channelId: foreign.json().id })).toEqual({
+            done: false,
+            text: 'Incident not found',
+        });
     expect(await acknowledged()).toEqual([null, null, null]);
 
     expect(await actions.acknowledgeServer(serverId, first, by)).toEqual({
@@ -326,7 +330,7 @@ it('Acknowledge under a SERVER DOWN acknowledges each of its incidents; Silence 
         text: 'Every open incident of this server is already acknowledged.',
     });
 
-    const silenced = await actions.silenceServer(serverId, 60, by);
+    const silenced = await actions.silenceServer(serverId, first, 60, by);
     expect(silenced).toEqual({
         done: true,
         text: expect.stringMatching(/^Silenced until \d\d:\d\d UTC by @oncall_bob\.$/),
@@ -353,10 +357,69 @@ it('Acknowledge under a SERVER DOWN acknowledges each of its incidents; Silence 
     // Once the server is back, the button of its outage changes nothing.
     clock += 60_000;
     for (const t of targets) await check(t, 'recovery');
-    expect(await actions.acknowledgeServer(serverId, first, by)).toEqual({
+    for (const press of [
+        actions.acknowledgeServer,
+        (...a: [number, string, typeof by]) => actions.silenceServer(a[0], a[1], 60, a[2]),
+    ])
+        expect(await press(serverId, first, by)).toEqual({
+            done: true,
+            text: 'This server is up again; nothing was changed.',
+        });
+    expect((await w.call('GET', '/api/silences', w.admin.access)).json().results).toHaveLength(1);
+    await d.deliverDue();
+});
+
+it("a SERVER DOWN's Acknowledge takes on the incidents it named, while any of them is open", async () => {
+    const { serverId, targets } = await node('validator-6');
+    const [rpc, block, disk] = targets as [MonitorTarget, MonitorTarget, MonitorTarget];
+    const d = dispatcher();
+    for (const t of targets) await check(t, 'ok');
+    // The RPC fails while the node still makes blocks: its own ALERT, with its own buttons.
+    clock += 20_000;
+    await check(rpc, 'alert');
+    clock += 5_000;
+    await check(block, 'ok');
+    await d.deliverDue();
+    expect(firstLines()).toEqual(['🔴 <b>ALERT</b> RPC']);
+    // Then the rest of the server goes down: one SERVER DOWN for the two.
+    clock += 20_000;
+    await check(block, 'alert');
+    clock += 10_000;
+    await check(disk, 'alert');
+    await d.deliverDue();
+    expect(firstLines()[1]).toBe('🔴 <b>SERVER DOWN</b> validator-6 — 2 monitors failing: Block height, Disk');
+    const blockIncident = incidents.get(block.id)?.id ?? '';
+    const [channel] = await w.t.app.ctx.db
+        .select({ id: notificationChannels.id })
+        .from(notificationChannels)
+        .where(eq(notificationChannels.name, 'telegram for validator-6'));
+    const by = { telegramUserId: 555, name: '@oncall_bob', channelId: channel?.id ?? 0 };
+    // The node makes blocks again while its disk is still unread: the outage is not over.
+    clock += 30_000;
+    await check(block, 'recovery');
+    pagerduty.received.length = 0;
+    expect(await telegramActions(w.t.app.ctx).acknowledgeServer(serverId, blockIncident, by)).toEqual({
         done: true,
-        text: 'This server is up again; nothing was changed.',
+        text: 'Acknowledged 1 incident of validator-6 by @oncall_bob. Reminders for them stop.',
     });
+    const rows = await w.t.app.ctx.db.select().from(incidentRows).where(eq(incidentRows.serverId, serverId));
+    const ackedBy = (t: MonitorTarget) => rows.find((r) => r.id === incidents.get(t.id)?.id)?.acknowledgedBy;
+    expect([ackedBy(rpc), ackedBy(block), ackedBy(disk)]).toEqual([null, null, '@oncall_bob']);
+    await d.deliverDue();
+    // The page acknowledged is the SERVER DOWN's, not the RPC's own.
+    expect(
+        pagerduty.received
+            .map((r) => r.json)
+            .filter((e) => (e as { event_action: string }).event_action === 'acknowledge')
+    ).toEqual([
+        {
+            event_action: 'acknowledge',
+            dedup_key: `server/${serverId}/${blockIncident}`,
+            routing_key: 'R0UT1NGKEYR0UT1NGKEYR0UT1NGKEY32',
+        },
+    ]);
+    clock += 60_000;
+    for (const t of [rpc, disk]) await check(t, 'recovery');
     await d.deliverDue();
 });
 

@@ -50,7 +50,7 @@ function fakeActions() {
             calls.push({ what: 'ack-server', target: `${serverId} ${incidentId}`, by });
             return { done: true, text: `Acknowledged server by ${by.name}` };
         },
-        silenceServer: async (serverId, minutes, by) => {
+        silenceServer: async (serverId, _incidentId, minutes, by) => {
             calls.push({ what: 'silence-server', target: serverId, by, minutes });
             return { done: true, text: `Silenced server for ${minutes} min by ${by.name}` };
         },
