@@ -54,6 +54,22 @@ if ARGV[3] ~= '' then
 end
 return 1`;
 
+/** The time a figure value (`checkedAt|until|json`) was read at. */
+const checkedAtOf = (value: string) => Number(value.slice(0, value.indexOf('|')));
+
+/**
+ * Drops the fields of KEYS[1] from ARGV[2] on whose time (`checkedAt|until|…`) is still before ARGV[1]: a page read
+ * them past their time, and a worker that refreshed one since keeps its fresh figure.
+ */
+const DROP_EXPIRED = `
+local now = tonumber(ARGV[1])
+for i = 2, #ARGV do
+    local v = redis.call('HGET', KEYS[1], ARGV[i])
+    local untilMs = v and tonumber(string.match(v, '^%d+|(%d+)|'))
+    if v and (not untilMs or untilMs < now) then redis.call('HDEL', KEYS[1], ARGV[i]) end
+end
+return 1`;
+
 /**
  * The latest check of every monitor in the cluster profile, whichever worker ran it, for /metrics: workers serve no
  * HTTP, and each saw only the checks it ran, so each records what it committed here and any process's page reads
@@ -79,7 +95,11 @@ export class SharedObservations {
     record(monitorId: number, o: Omit<Observation, 'succeededAt'>, figures?: CheckFigures): Promise<void> {
         this.unsent.set(monitorId, o);
         if (figures) {
-            for (const [field, value] of figureEntries(o.checkedAt, figures)) this.unsentFigures.set(field, value);
+            // Several monitors share a configuration's or server's field: the latest check wins, as in Redis.
+            for (const [field, value] of figureEntries(o.checkedAt, figures)) {
+                const held = this.unsentFigures.get(field);
+                if (held === undefined || checkedAtOf(held) <= checkedAtOf(value)) this.unsentFigures.set(field, value);
+            }
             this.figuresLifeMs = Math.max(this.figuresLifeMs, figures.until - o.checkedAt);
         }
         this.timer ??= setTimeout(() => void this.send(), SEND_MS).unref();
@@ -123,15 +143,21 @@ export class SharedObservations {
     }
 
     /**
-     * Drops monitors no longer checked (deleted, disabled), and figure fields past their time or of what is no longer
-     * checked, so the hashes hold only what pages report.
+     * Drops monitors no longer checked (deleted, disabled), figure fields of what is no longer checked, and those a
+     * page found past their time unless refreshed since, so the hashes hold only what pages report.
      */
-    async forget(monitorIds: number[], figureFields: string[] = []): Promise<void> {
-        if (monitorIds.length === 0 && figureFields.length === 0) return;
+    async forget(
+        monitorIds: number[],
+        figureFields: string[] = [],
+        expired: string[] = [],
+        nowMs = Date.now()
+    ): Promise<void> {
+        if (monitorIds.length === 0 && figureFields.length === 0 && expired.length === 0) return;
         const fields = monitorIds.map(String);
         const multi = this.redis.multi();
         if (fields.length > 0) multi.hdel(LATEST, ...fields).hdel(SUCCEEDED, ...fields);
         if (figureFields.length > 0) multi.hdel(FIGURES, ...figureFields);
+        if (expired.length > 0) multi.eval(DROP_EXPIRED, 1, FIGURES, String(nowMs), ...expired);
         await multi.exec();
     }
 

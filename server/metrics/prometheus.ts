@@ -265,7 +265,7 @@ export function createPrometheus(ctx: AppContext): { render(): Promise<string>; 
             server: r.server ?? '',
         }));
         const { figures, expired } = recorded;
-        await shared.forget([...stale], [...expired, ...fieldsOutside(scope, figures)]);
+        await shared.forget([...stale], fieldsOutside(scope, figures), expired);
         return { alerting, chain: renderChainFamilies(scope, figures) };
     }
 

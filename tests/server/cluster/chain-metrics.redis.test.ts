@@ -171,6 +171,28 @@ it('keeps the later of two checks whichever is sent last, and drops figures past
     expect(later.expired).toContain('v:999001');
     // The hash itself lives as long as the longest-lived figure sent, so it goes when no worker writes.
     expect(await c.redis.pttl(FIGURES)).toBeGreaterThan(60_000);
-    await shared.forget([999_001], later.expired);
+    await shared.forget([999_001], [], later.expired, now + 61_000);
     expect(await c.redis.hexists(FIGURES, 'v:999001')).toBe(0);
+});
+
+it('keeps the later of two checks sent in one batch, and a figure refreshed after a page found it past its time', async () => {
+    const shared = new SharedObservations(c.redis);
+    const check = { durationMs: 5, level: 'ok' as const };
+    const figures = (until: number, missed: number) => ({
+        until,
+        validator: { monitorId: 999_002, valoper: 'v', gauges: { missed } },
+    });
+    const now = Date.now();
+    // Recorded in the other order within one second: one call to Redis carries both.
+    await Promise.all([
+        shared.record(999_002, { ...check, checkedAt: now + 5000 }, figures(now + 60_000, 9)),
+        shared.record(999_002, { ...check, checkedAt: now + 2000 }, figures(now + 60_000, 4)),
+    ]);
+    expect((await shared.figures()).figures.validators.get(999_002)?.gauges).toEqual({ missed: 9 });
+    // A page finds it past its time; a check refreshes it before the page drops what it found.
+    const seen = await shared.figures(now + 61_000);
+    expect(seen.expired).toContain('v:999002');
+    await shared.record(999_002, { ...check, checkedAt: now + 61_000 }, figures(now + 120_000, 1));
+    await shared.forget([], [], seen.expired, now + 61_000);
+    expect((await shared.figures(now + 61_000)).figures.validators.get(999_002)?.gauges).toEqual({ missed: 1 });
 });
