@@ -80,7 +80,7 @@ export class SharedObservations {
     private unsent = new Map<number, Omit<Observation, 'succeededAt'>>();
     /** Figure fields not sent yet, the latest check's per field, and the longest life among them. */
     private unsentFigures = new Map<string, string>();
-    private figuresLifeMs = 0;
+    private unsentLifeMs = 0;
     private prunedAt = Date.now();
     private waiting: { resolve: () => void; reject: (err: unknown) => void }[] = [];
     private timer: NodeJS.Timeout | null = null;
@@ -100,7 +100,7 @@ export class SharedObservations {
                 const held = this.unsentFigures.get(field);
                 if (held === undefined || checkedAtOf(held) <= checkedAtOf(value)) this.unsentFigures.set(field, value);
             }
-            this.figuresLifeMs = Math.max(this.figuresLifeMs, figures.until - o.checkedAt);
+            this.unsentLifeMs = Math.max(this.unsentLifeMs, figures.until - o.checkedAt);
         }
         this.timer ??= setTimeout(() => void this.send(), SEND_MS).unref();
         return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
@@ -109,10 +109,10 @@ export class SharedObservations {
     private async send(): Promise<void> {
         this.timer = null;
         const [unsent, figures, waiting] = [this.unsent, this.unsentFigures, this.waiting];
-        const lifeMs = this.figuresLifeMs;
+        const lifeMs = this.unsentLifeMs;
         this.unsent = new Map();
         this.unsentFigures = new Map();
-        this.figuresLifeMs = 0;
+        this.unsentLifeMs = 0;
         this.waiting = [];
         const now = Date.now();
         const prune = now - this.prunedAt >= PRUNE_MS;

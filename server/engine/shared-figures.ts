@@ -62,9 +62,9 @@ export function checkFigures(
 }
 
 /** Hash fields: one per validator monitor, configuration and server, so a newer check replaces the older. */
-export const validatorField = (monitorId: number) => `v:${monitorId}`;
-export const sourcesField = (configurationId: number) => `c:${configurationId}`;
-export const disksField = (serverId: number) => `d:${serverId}`;
+const validatorField = (monitorId: number) => `v:${monitorId}`;
+const sourcesField = (configurationId: number) => `c:${configurationId}`;
+const disksField = (serverId: number) => `d:${serverId}`;
 
 /**
  * A check's figures as hash fields and values, `checkedAt|until|json` each: the leading time lets the later of two

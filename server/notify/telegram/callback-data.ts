@@ -2,9 +2,11 @@ import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 
 /**
  * The `callback_data` of the Acknowledge and Silence 1 h buttons: what to do, to which incident and monitor (under a
- * SERVER DOWN: to the server, its first incident naming the outage), when the button was made, and an HMAC over that and the chat it was sent to, keyed by a key derived from the app secret. So a
- * press is acted on only with data the console made for that chat. Telegram allows 64 bytes; this takes about 55:
- * `a.<incident uuid, 22 base64url>.<monitor or server id, base36>.<minutes since epoch, base36>.<16 base64url of the HMAC>`.
+ * SERVER DOWN: to the server, its first incident naming the outage), when the button was made, and an HMAC over
+ * that and the chat it was sent to, keyed by a key derived from the app secret. So a press is acted on only with
+ * data the console made for that chat. Telegram allows 64 bytes; this takes about 55:
+ * `a.<incident uuid, 22 base64url>.<monitor or server id, base36>.<minutes since epoch, base36>.<16 base64url of
+ * the HMAC>`.
  */
 export type ButtonAction = 'ack' | 'silence' | 'ack-server' | 'silence-server';
 
