@@ -9,6 +9,11 @@ import type { Sighting } from './probe-health';
  * and every worker reads the cut set back into its weighing.
  */
 const SIGHTINGS = 'node-monitor:probe-health:sightings:';
+/**
+ * The locations with a sightings hash: read instead of a SCAN, which would walk the whole database (several keys
+ * per monitor) at every look. A location whose hash expired leaves it at the next read.
+ */
+const SIGHTED = 'node-monitor:probe-health:sighted';
 const CUT = 'node-monitor:probe-health:cut';
 const SILENT = 'node-monitor:probe-health:silent';
 /** Every location seen alive once: only these can fall silent (a location named and never run is a typo). */
@@ -47,6 +52,7 @@ export async function recordSightings(
         const key = `${SIGHTINGS}${location}`;
         batch.hset(key, String(monitor.id), `${sighting}|${monitor.companyId}|${nowMs + freshMs}|${nowMs}`);
         batch.pexpire(key, KEEP_MS);
+        batch.sadd(SIGHTED, location);
     }
     await batch.exec();
 }
@@ -54,32 +60,37 @@ export async function recordSightings(
 /** Every location's sightings kept, the stale ones dropped. */
 export async function readSightings(redis: Redis, nowMs = Date.now()): Promise<Map<string, StoredSighting[]>> {
     const out = new Map<string, StoredSighting[]>();
-    let cursor = '0';
-    do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${SIGHTINGS}*`, 'COUNT', 500);
-        cursor = next;
-        for (const key of keys) {
-            const location = key.slice(SIGHTINGS.length);
-            const fields = await redis.hgetall(key);
-            const list: StoredSighting[] = [];
-            const stale: string[] = [];
-            for (const [field, value] of Object.entries(fields)) {
-                const [sighting, companyId, freshUntil, at] = value.split('|');
-                if (nowMs - Number(at) > KEEP_MS) {
-                    stale.push(field);
-                    continue;
-                }
-                list.push({
-                    monitorId: Number(field),
-                    companyId: Number(companyId),
-                    sighting: sighting as Sighting,
-                    fresh: Number(freshUntil) >= nowMs,
-                });
-            }
-            if (stale.length) await redis.hdel(key, ...stale);
-            out.set(location, [...(out.get(location) ?? []), ...list]);
+    const locations = await redis.smembers(SIGHTED);
+    const read = locations.length
+        ? await redis.multi(locations.map((l) => ['hgetall', `${SIGHTINGS}${l}`])).exec()
+        : [];
+    const gone: string[] = [];
+    for (const [i, location] of locations.entries()) {
+        const key = `${SIGHTINGS}${location}`;
+        const fields = (read?.[i]?.[1] ?? {}) as Record<string, string>;
+        if (Object.keys(fields).length === 0) {
+            gone.push(location);
+            continue;
         }
-    } while (cursor !== '0');
+        const list: StoredSighting[] = [];
+        const stale: string[] = [];
+        for (const [field, value] of Object.entries(fields)) {
+            const [sighting, companyId, freshUntil, at] = value.split('|');
+            if (nowMs - Number(at) > KEEP_MS) {
+                stale.push(field);
+                continue;
+            }
+            list.push({
+                monitorId: Number(field),
+                companyId: Number(companyId),
+                sighting: sighting as Sighting,
+                fresh: Number(freshUntil) >= nowMs,
+            });
+        }
+        if (stale.length) await redis.hdel(key, ...stale);
+        out.set(location, list);
+    }
+    if (gone.length) await redis.srem(SIGHTED, ...gone);
     return out;
 }
 
