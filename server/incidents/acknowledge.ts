@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { writeAudit } from '../audit';
 import type { Db } from '../db/client';
 import { incidentEvents, incidents, outbox } from '../db/schema';
@@ -74,10 +74,13 @@ export async function acknowledgeIncident(
         }
         const text = `Acknowledged by ${whoIs(by)} (${via(by)})${note ? `: ${note}` : ''}`;
         await tx.insert(incidentEvents).values({ incidentId: id, at: new Date(now), kind: 'acknowledged', text });
-        // Reminders that could not be delivered yet are not sent any more either.
+        // Reminders that could not be delivered yet, or wait for their server's others (server-hold.ts), are not
+        // sent any more either.
         await tx
             .delete(outbox)
-            .where(and(eq(outbox.incidentId, id), eq(outbox.kind, 'reminder'), eq(outbox.status, 'pending')));
+            .where(
+                and(eq(outbox.incidentId, id), eq(outbox.kind, 'reminder'), inArray(outbox.status, ['pending', 'held']))
+            );
         const opening = openingRecord(row.payload);
         if (opening && opts.tell !== false) {
             const escalated = await escalatedChannels(tx, [id]);

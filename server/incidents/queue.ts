@@ -41,11 +41,19 @@ export function openingRecord(payload: string): NotificationRecord | null {
     return record && record.kind !== 'test' && !isNotice(record) && !isServerGroup(record) ? record : null;
 }
 
-/** Queues `record` for each of `links` that takes it (routing.ts), as one outbox row per channel. */
-export async function queue(db: Db, record: NotificationRecord, links: IncidentLink[]): Promise<number[]> {
+/**
+ * Queues `record` for each of `links` that takes it (routing.ts), as one outbox row per channel; under a server's
+ * group key (server-hold.ts) when given, so that the rows of one group queued together go out as one message.
+ */
+export async function queue(
+    db: Db,
+    record: NotificationRecord,
+    links: IncidentLink[],
+    groupKey: string | null = null
+): Promise<number[]> {
     const taking = links.filter((l) => routes(l, record));
     if (taking.length === 0) return [];
-    await db.insert(outbox).values(outboxRows(record, taking));
+    await db.insert(outbox).values(outboxRows(record, taking).map((r) => ({ ...r, groupKey })));
     return taking.map((l) => l.channelId);
 }
 

@@ -1,13 +1,14 @@
-import { and, eq, inArray, isNull, lt, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, notExists, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { formatDuration } from '../../common/duration';
 import type { AppConfig } from '../config';
 import type { DatabaseHealth } from '../db/outage';
 import type { ActiveSilences } from '../silences/active';
 import type { Db } from '../db/client';
-import { configurationChannels, incidentEvents, incidents, monitors, notificationChannels } from '../db/schema';
+import { configurationChannels, incidentEvents, incidents, monitors, notificationChannels, outbox } from '../db/schema';
+import { serverGroupsOf } from '../notify/server-hold';
 import { linksOf, openingRecord, queue } from './queue';
-import { sqlNow } from './record';
+import { escalatedChannels, sqlNow } from './record';
 
 /** Closed incidents are deleted this many at a time, so a first prune of a large backlog never blocks the engine. */
 const PRUNE_STEP = 200;
@@ -18,7 +19,8 @@ const ORPHANS_EVERY_MS = 60_000;
 /**
  * Escalation: sends an incident's alert to each linked channel with `escalate_after_minutes` once the incident has
  * stayed open and unacknowledged that long, and records it in the timeline (which also makes the channel get its
- * later reminders and recovery, record.ts). Everything it decides is read from the database at each sweep, so a
+ * later reminders and recovery, record.ts). The incidents of one SERVER DOWN are escalated together, when the first
+ * of them is due, as one SERVER DOWN: one outage, one page. Everything it decides is read from the database at each sweep, so a
  * restart neither forgets an escalation that fell due while it was down nor sends one twice. Returns how many it sent.
  */
 export async function escalateDue(
@@ -71,36 +73,76 @@ export async function escalateDue(
         if (monitorId !== null && silenced({ monitorId, serverId, configurationId, type })) continue;
         sent += await db.transaction(async (txRaw) => {
             const tx = txRaw as unknown as Db;
-            // Read again in the transaction (locked on PostgreSQL): an acknowledgement or recovery may have come first.
-            const [row] = await tx
-                .select()
+            // An incident whose alert went out in a SERVER DOWN is escalated with the others of its group, as one
+            // SERVER DOWN under the group's key (message-plan.ts): the page it opens is the one its SERVER UP resolves.
+            const group = (await serverGroupsOf(tx, [incidentId])).get(incidentId);
+            const ids = group ? await groupIncidents(tx, group) : [incidentId];
+            // Read again in the transaction (locked on PostgreSQL): an acknowledgement or recovery may have come first,
+            // or an earlier escalation of its group.
+            const rows = await tx
+                .select({ incident: incidents, type: monitors.type })
                 .from(incidents)
-                .where(
-                    and(eq(incidents.id, incidentId), eq(incidents.status, 'open'), isNull(incidents.acknowledgedAt))
-                )
-                .for('update');
-            const link = row && (await linksOf(tx, [row.configurationId])).find((l) => l.channelId === channelId);
-            const opening = row && openingRecord(row.payload);
-            if (!row || !link || link.escalateAfterMinutes === null || !opening) return 0;
-            const waited = formatDuration(nowMs - row.openedAt.getTime());
-            const queued = await queue(
-                tx,
-                { ...opening, at: nowMs, message: `${opening.message ?? 'no message'} (unacknowledged for ${waited})` },
-                [link]
+                .leftJoin(monitors, eq(monitors.id, incidents.monitorId))
+                .where(and(inArray(incidents.id, ids), eq(incidents.status, 'open'), isNull(incidents.acknowledgedAt)))
+                .orderBy(asc(incidents.openedAt))
+                .for('update', { of: incidents });
+            const escalated = await escalatedChannels(tx, ids);
+            const taking = rows.filter(
+                ({ incident: i, type }) =>
+                    !escalated.has(`${i.id}/${channelId}`) &&
+                    (i.id === incidentId ||
+                        i.monitorId === null ||
+                        !silenced({
+                            monitorId: i.monitorId,
+                            serverId: i.serverId,
+                            configurationId: i.configurationId,
+                            type,
+                        }))
             );
-            await tx.insert(incidentEvents).values({
-                incidentId,
-                at: new Date(nowMs),
-                kind: 'escalation',
-                channelId,
-                text: queued.length
-                    ? `Escalated to ${link.channelName}: unacknowledged for ${waited}`
-                    : `Not escalated to ${link.channelName}: its routing does not take this incident`,
-            });
-            return queued.length;
+            if (!taking.some((r) => r.incident.id === incidentId)) return 0;
+            const [first] = taking;
+            const link =
+                first && (await linksOf(tx, [first.incident.configurationId])).find((l) => l.channelId === channelId);
+            if (!link || link.escalateAfterMinutes === null) return 0;
+            let queuedRows = 0;
+            for (const { incident: row } of taking) {
+                const opening = openingRecord(row.payload);
+                if (!opening) continue;
+                const waited = formatDuration(nowMs - row.openedAt.getTime());
+                const queued = await queue(
+                    tx,
+                    {
+                        ...opening,
+                        at: nowMs,
+                        message: `${opening.message ?? 'no message'} (unacknowledged for ${waited})`,
+                    },
+                    [link],
+                    group ?? null
+                );
+                await tx.insert(incidentEvents).values({
+                    incidentId: row.id,
+                    at: new Date(nowMs),
+                    kind: 'escalation',
+                    channelId,
+                    text: queued.length
+                        ? `Escalated to ${link.channelName}: unacknowledged for ${waited}`
+                        : `Not escalated to ${link.channelName}: its routing does not take this incident`,
+                });
+                queuedRows += queued.length;
+            }
+            return queuedRows;
         });
     }
     return sent;
+}
+
+/** The incidents whose alerts went out in a server's group (server-hold.ts). */
+async function groupIncidents(db: Db, group: string): Promise<string[]> {
+    const rows = await db
+        .selectDistinct({ id: outbox.incidentId })
+        .from(outbox)
+        .where(and(eq(outbox.groupKey, group), eq(outbox.kind, 'alert')));
+    return rows.flatMap((r) => (r.id ? [r.id] : []));
 }
 
 /** Closes open incidents whose monitor was deleted: nothing would ever recover them. */

@@ -81,7 +81,8 @@ function digestOf(def: ChannelDefinition, run: Planned[]): { out: Outgoing; coun
 /**
  * Folds each reminder into an earlier due row of the same incident (its alert, or an earlier reminder): reminders
  * that fell due while the destination could not be reached go out as one message saying the incident is still
- * failing, never as a burst.
+ * failing, never as a burst. Rows released together for a server (server-hold.ts) become one message per group
+ * key: its alerts and reminders one SERVER DOWN (or SERVER STILL DOWN), its recoveries one SERVER UP.
  */
 function collapse(due: Row[]): Planned[] {
     const out: Planned[] = [];
@@ -91,25 +92,25 @@ function collapse(due: Row[]): Planned[] {
         const payload = parsePayload(row.payload);
         const record =
             payload && payload.kind !== 'test' && !isNotice(payload) && !isServerGroup(payload) ? payload : null;
-        if (record && row.groupKey && (record.kind === 'alert' || record.kind === 'recovery')) {
-            const group = byGroup.get(row.groupKey);
-            if (group?.group) {
-                group.rows.push(row);
-                group.group.records.push(record);
+        const grouped = record?.kind === 'alert' || record?.kind === 'reminder' || record?.kind === 'recovery';
+        if (record && row.groupKey && grouped) {
+            // A group's recoveries are never folded into its alerts: SERVER UP is a message of its own.
+            const key = `${row.groupKey}/${record.kind === 'recovery' ? 'up' : 'down'}`;
+            const group = byGroup.get(key)?.group;
+            if (group) {
+                byGroup.get(key)?.rows.push(row);
+                addToGroup(group.records, record);
                 continue;
             }
             const planned: Planned = { row, rows: [row], record, group: { key: row.groupKey, records: [record] } };
-            byGroup.set(row.groupKey, planned);
+            byGroup.set(key, planned);
             out.push(planned);
             continue;
         }
         const earlier = record ? openByIncident.get(record.incidentId) : undefined;
         if (record && earlier?.record && record.kind === 'reminder') {
             earlier.rows.push(row);
-            earlier.record = {
-                ...earlier.record,
-                stillFailing: { at: record.at, reminders: (earlier.record.stillFailing?.reminders ?? 0) + 1 },
-            };
+            earlier.record = stillFailing(earlier.record, record);
             continue;
         }
         const planned: Planned = { row, rows: [row], record };
@@ -121,6 +122,20 @@ function collapse(due: Row[]): Planned[] {
     return out;
 }
 
+/** `earlier` standing for a later reminder of its incident too. */
+const stillFailing = (earlier: NotificationRecord, reminder: NotificationRecord): NotificationRecord => ({
+    ...earlier,
+    stillFailing: { at: reminder.at, reminders: (earlier.stillFailing?.reminders ?? 0) + 1 },
+});
+
+/** A group's record of one more row: a later reminder of a monitor it already names is folded into its entry. */
+function addToGroup(records: NotificationRecord[], record: NotificationRecord): void {
+    const i = records.findIndex((r) => r.incidentId === record.incidentId);
+    const same = records[i];
+    if (!same || record.kind !== 'reminder') records.push(record);
+    else records[i] = same.kind === 'reminder' ? record : stillFailing(same, record);
+}
+
 function renderRow(def: ChannelDefinition, p: Planned, publicUrl: string | null): unknown {
     if (p.group) return def.render(groupRecord(p.group.key, p.group.records, publicUrl));
     if (p.record) return def.render(withLink(p.record, publicUrl));
@@ -130,8 +145,15 @@ function renderRow(def: ChannelDefinition, p: Planned, publicUrl: string | null)
     return def.renderText(p.row.text);
 }
 
+/** What a group's rows make, by the kind of its first row (collapse keeps recoveries apart from the others). */
+const GROUP_KINDS: Partial<Record<NotificationRecord['kind'], ServerGroupRecord['kind']>> = {
+    alert: 'server-down',
+    reminder: 'server-still-down',
+    recovery: 'server-up',
+};
+
 /**
- * The message of a server's group: one SERVER DOWN (or SERVER UP) for two or more monitors; for one (the others'
+ * The message of a server's group: one SERVER DOWN (SERVER STILL DOWN, SERVER UP) for two or more monitors; for one (the others'
  * rows went to other channels, or recovered earlier) its own message, keyed by the group for PagerDuty.
  */
 function groupRecord(
@@ -144,7 +166,7 @@ function groupRecord(
     if (records.length === 1) return { ...withLink(first, publicUrl), group: key };
     const lead = records.reduce((a, b) => (b.since < a.since ? b : a));
     return {
-        kind: first.kind === 'alert' ? 'server-down' : 'server-up',
+        kind: GROUP_KINDS[first.kind] ?? 'server-down',
         group: key,
         server: first.subject.server ?? { id: 0, name: '—' },
         configuration: first.subject.configuration,

@@ -188,33 +188,45 @@ export function probeNoticeMessage(r: ProbeNoticeRecord): Message {
     return { ...PROBE_LOOKS[r.kind], name: r.location, lines: lines.map((text) => ({ text })) };
 }
 
+const GROUP_LOOKS: Record<ServerGroupRecord['kind'], Pick<Message, 'icon' | 'heading' | 'tone'>> = {
+    'server-down': { icon: '🔴', heading: 'SERVER DOWN', tone: 'bad' },
+    'server-still-down': { icon: '🔁', heading: 'SERVER STILL DOWN', tone: 'bad' },
+    'server-up': { icon: '✅', heading: 'SERVER UP', tone: 'good' },
+};
+
 /**
  * One message for every failing monitor of a server (server-hold.ts): its first line names the server and them all,
- * `SERVER DOWN validator-1 — 3 monitors failing: Block height, Disk, RPC`, then what each says.
+ * `SERVER DOWN validator-1 — 3 monitors failing: Block height, Disk, RPC`, then what each says. Their reminders make
+ * a SERVER STILL DOWN of the same shape that says how long it has lasted.
  */
 export function serverGroupMessage(r: ServerGroupRecord): Message {
-    const down = r.kind === 'server-down';
+    const up = r.kind === 'server-up';
     const names = r.members.map((m) => m.subject.name).join(', ');
-    const count = `${r.members.length} monitors ${down ? 'failing' : 'recovered'}`;
+    const count = `${r.members.length} monitors ${up ? 'recovered' : 'failing'}`;
     const lines = [`Configuration: ${r.configuration.name} (${r.configuration.chain})`];
     const lasted = (m: (typeof r.members)[number]) => m.durationMs ?? m.at - m.since;
     for (const m of r.members) {
-        const what = down ? (m.message ?? 'no message') : `back after ${formatDuration(lasted(m))}`;
+        const what = up ? `back after ${formatDuration(lasted(m))}` : (m.message ?? 'no message');
         lines.push(`${m.subject.name} (${m.subject.type}): ${what}`);
     }
     const lastEnd = Math.max(...r.members.map((m) => m.since + lasted(m)));
-    lines.push(
-        down ? `Since: ${utc(r.since)}` : `Was down for ${formatDuration(lastEnd - r.since)}, since ${utc(r.since)}`
-    );
+    // A SERVER DOWN that also stands for reminders (the channel was unreachable meanwhile) says so, as an ALERT does.
+    const still = Math.max(0, ...r.members.map((m) => m.stillFailing?.at ?? 0));
+    if (r.kind === 'server-up') {
+        lines.push(`Was down for ${formatDuration(lastEnd - r.since)}, since ${utc(r.since)}`);
+    } else if (r.kind === 'server-still-down') {
+        lines.push(`Down for ${formatDuration(r.at - r.since)}, since ${utc(r.since)}`);
+    } else {
+        lines.push(`Since: ${utc(r.since)}`);
+        if (still) lines.push(`Still failing since ${utc(r.since)} (${formatDuration(still - r.since)} so far)`);
+    }
     const ids = r.members.map((m) => m.incidentId.slice(0, 8)).join(', ');
     return {
-        icon: down ? '🔴' : '✅',
-        heading: down ? 'SERVER DOWN' : 'SERVER UP',
+        ...GROUP_LOOKS[r.kind],
         name: `${r.server.name} — ${count}: ${names}`,
-        tone: down ? 'bad' : 'good',
         lines: [...lines.flatMap(linesOf), { text: `Incidents ${ids}`, aside: true }],
         ...(r.url ? { url: r.url } : {}),
-        ...(down && r.members[0] ? { actions: { incidentId: r.members[0].incidentId, serverId: r.server.id } } : {}),
+        ...(!up && r.members[0] ? { actions: { incidentId: r.members[0].incidentId, serverId: r.server.id } } : {}),
     };
 }
 

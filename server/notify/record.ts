@@ -74,11 +74,12 @@ export interface NotificationRecord extends NotificationFacts {
 }
 
 /**
- * The alerts (or recoveries) of every failing monitor of one server, sent as one message (server-hold.ts). Built by
- * the outbox from the rows it stands for; never stored.
+ * The alerts (or reminders, or recoveries) of every failing monitor of one server, sent as one message
+ * (server-hold.ts). Built by the outbox from the rows it stands for; never stored.
  */
 export interface ServerGroupRecord {
-    kind: 'server-down' | 'server-up';
+    /** SERVER DOWN, SERVER STILL DOWN (its monitors' reminders), SERVER UP. */
+    kind: 'server-down' | 'server-still-down' | 'server-up';
     /** `server/<id>/<first incident id>`: the same for the SERVER DOWN and its SERVER UP (PagerDuty's dedup_key). */
     group: string;
     server: { id: number; name: string };
@@ -93,7 +94,7 @@ export interface ServerGroupRecord {
 }
 
 export const isServerGroup = (r: OutgoingRecord): r is ServerGroupRecord =>
-    r.kind === 'server-down' || r.kind === 'server-up';
+    r.kind === 'server-down' || r.kind === 'server-still-down' || r.kind === 'server-up';
 
 /** Kinds that belong to an incident (its page exists); the others link the monitor's page. */
 const OF_INCIDENT: readonly NotificationKind[] = [

@@ -14,6 +14,13 @@
  *   the window ended otherwise, or the cap          → each alone, now
  *   otherwise                                       → wait
  *
+ *   held reminders of a group (server/<id>/<lead>)  → decision
+ *   each open, unacknowledged incident of the group → one group, now     (SERVER STILL DOWN; with one row, its own
+ *     has a held reminder                                                  STILL FAILING)
+ *   the window ended                                → one group, now     (those that came: one alone, two or more
+ *                                                                          as SERVER STILL DOWN)
+ *   otherwise                                       → wait
+ *
  *   held recoveries of a group (server/<id>/<lead>) → decision
  *   every incident of the group closed              → one group, now     (SERVER UP; with one row, a RECOVERED that
  *                                                                          still resolves the group's page)
@@ -29,7 +36,7 @@ export const HOLD_CAP_MS = 3 * 60_000;
 
 export interface HeldRow {
     id: number;
-    /** Its group key: `server/<id>` for a held alert, `server/<id>/<lead incident>` for a held recovery. */
+    /** Its group key: `server/<id>` for a held alert, `server/<id>/<lead incident>` for a held reminder or recovery. */
     key: string;
     monitorId: number;
     incidentId: string;
@@ -48,11 +55,12 @@ export interface Sibling {
     checkedAt: number | null;
 }
 
-/** An incident whose alert went out in a group, and whether it is closed. */
+/** An incident whose alert went out in a group, whether it is closed, and whether someone took it on. */
 export interface Member {
     key: string;
     incidentId: string;
     closed: boolean;
+    acknowledged: boolean;
 }
 
 /** Rows to release together: `groupKey` null sends each alone, else they go out as one message. */
@@ -62,12 +70,23 @@ export interface Release {
 }
 
 export function decideHold(rows: HeldRow[], siblings: Sibling[], members: Member[], nowMs: number): Release[] {
+    // A group's held reminders and its held recoveries are decided apart: they share the group's key.
     const byKey = new Map<string, HeldRow[]>();
-    for (const r of rows) byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
+    for (const r of rows) {
+        const of = `${r.key} ${r.kind === 'reminder' ? 'reminder' : ''}`;
+        byKey.set(of, [...(byKey.get(of) ?? []), r]);
+    }
     const out: Release[] = [];
-    for (const [key, held] of byKey) {
+    for (const held of byKey.values()) {
+        const first = held[0];
+        if (!first) continue;
+        const key = first.key;
         const decided =
-            key.split('/').length === 3 ? recoveries(key, held, members, nowMs) : alerts(key, held, siblings, nowMs);
+            key.split('/').length !== 3
+                ? alerts(key, held, siblings, nowMs)
+                : first.kind === 'reminder'
+                  ? reminders(key, held, members, nowMs)
+                  : recoveries(key, held, members, nowMs);
         if (decided) out.push(decided);
     }
     return out;
@@ -96,4 +115,12 @@ function recoveries(key: string, held: HeldRow[], members: Member[], nowMs: numb
     const of = members.filter((m) => m.key === key);
     if (of.length > 0 && of.every((m) => m.closed)) return { ids, groupKey: key };
     return nowMs >= Math.min(...held.map((r) => r.until)) ? { ids, groupKey: null } : null;
+}
+
+function reminders(key: string, held: HeldRow[], members: Member[], nowMs: number): Release | null {
+    const ids = held.map((r) => r.id);
+    const reminded = new Set(held.map((r) => r.incidentId));
+    const failing = members.filter((m) => m.key === key && !m.closed && !m.acknowledged);
+    if (failing.every((m) => reminded.has(m.incidentId))) return { ids, groupKey: key };
+    return nowMs >= Math.min(...held.map((r) => r.until)) ? { ids, groupKey: key } : null;
 }

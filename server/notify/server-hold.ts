@@ -14,7 +14,9 @@ type NewRow = typeof outbox.$inferInsert;
  * short window, and the outbox decides from the database, whichever process runs it, what becomes of it
  * (server-decision.ts): sent at once, alone, when another monitor of the server is seen healthy after it; sent with
  * the alerts of the others as one SERVER DOWN message when every one of them is failing; alone when the window ends.
- * The recoveries of a SERVER DOWN are held the same way and go out as one SERVER UP when all its incidents closed.
+ * The recoveries of a SERVER DOWN are held the same way and go out as one SERVER UP when all its incidents closed;
+ * its reminders go out as one SERVER STILL DOWN once each of its open, unacknowledged incidents has one, or after
+ * HOLD_CAP_MS (each monitor keeps its own reminder interval, so they come close together but not at once).
  *
  * The window is the longest interval among the server's monitors plus HOLD_SLACK_MS, at most HOLD_CAP_MS: about
  * the time every other monitor takes to be checked once after the first one failed.
@@ -45,8 +47,8 @@ export interface Queued {
 
 /**
  * Marks the rows to hold, inside writeTransitions' transaction (so a row is never seen pending first): alerts of a
- * monitor sharing its server with other enabled monitors, and recoveries of an incident that went out in a SERVER
- * DOWN. Any other notification of an incident whose alert is still held releases that alert first, so that a
+ * monitor sharing its server with other enabled monitors, and reminders and recoveries of an incident that went out
+ * in a SERVER DOWN. Any other notification of an incident whose alert is still held releases that alert first, so that a
  * recovery (or a reminder) never overtakes it.
  */
 export async function holdRows(
@@ -78,14 +80,18 @@ export async function holdRows(
             .set({ status: 'pending', groupKey: null, nextAttemptAt: sql`now()` })
             .where(and(inArray(outbox.incidentId, otherIncidents), eq(outbox.status, 'held')));
     }
-    const recoveries = others.filter((q) => q.record.kind === 'recovery').map((q) => q.record.incidentId);
-    const groupOf = await serverGroupsOf(db, recoveries);
+    const follows = (r: NotificationRecord) => r.kind === 'recovery' || r.kind === 'reminder';
+    const groupOf = await serverGroupsOf(
+        db,
+        others.filter((q) => follows(q.record)).map((q) => q.record.incidentId)
+    );
     return queued.flatMap(({ record, rows }) => {
         const server = record.subject.server;
         const window = record.kind === 'alert' && server ? windowOf.get(server.id) : undefined;
-        const group = record.kind === 'recovery' ? groupOf.get(record.incidentId) : undefined;
+        const group = follows(record) ? groupOf.get(record.incidentId) : undefined;
         if (window === undefined && group === undefined) return rows;
-        const until = new Date(record.at + (window ?? recoveryWindow(record)));
+        const after = window ?? (record.kind === 'reminder' ? HOLD_CAP_MS : recoveryWindow(record));
+        const until = new Date(record.at + after);
         const groupKey = group ?? serverKey(server?.id ?? 0);
         return rows.map((r) => ({ ...r, status: 'held' as const, groupKey, nextAttemptAt: until }));
     });
@@ -171,7 +177,12 @@ async function readHeld(db: Db): Promise<{ rows: HeldRow[]; siblings: Sibling[];
     const groupKeys = [...new Set(rows.filter((r) => isGroupKey(r.key)).map((r) => r.key))];
     const members = groupKeys.length
         ? await db
-              .selectDistinct({ key: outbox.groupKey, incidentId: outbox.incidentId, status: incidents.status })
+              .selectDistinct({
+                  key: outbox.groupKey,
+                  incidentId: outbox.incidentId,
+                  status: incidents.status,
+                  acknowledgedAt: incidents.acknowledgedAt,
+              })
               .from(outbox)
               .innerJoin(incidents, eq(incidents.id, outbox.incidentId))
               .where(and(inArray(outbox.groupKey, groupKeys), eq(outbox.kind, 'alert')))
@@ -183,6 +194,7 @@ async function readHeld(db: Db): Promise<{ rows: HeldRow[]; siblings: Sibling[];
             key: m.key ?? '',
             incidentId: m.incidentId ?? '',
             closed: m.status === 'closed',
+            acknowledged: m.acknowledgedAt !== null,
         })),
     };
 }

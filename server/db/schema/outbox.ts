@@ -24,7 +24,7 @@ export const outbox = pgTable(
          */
         payload: text('payload'),
         /**
-         * held: an alert or recovery kept back, until `next_attempt_at` at most, while the outbox learns whether its
+         * held: an alert, reminder or recovery kept back, until `next_attempt_at` at most, while the outbox learns whether its
          * whole server is down (server/notify/server-hold.ts); it then turns pending, alone or with its group.
          */
         status: text('status', { enum: ['pending', 'held', 'sent', 'failed'] })
@@ -33,7 +33,7 @@ export const outbox = pgTable(
         /**
          * `server/<id>` while a row is held for its server; `server/<id>/<first incident id>` once released with the
          * rows of every other failing monitor of that server, which go out as one message (the same key for the
-         * recoveries of those incidents). Null for a row sent on its own.
+         * reminders, escalations and recoveries of those incidents). Null for a row sent on its own.
          */
         groupKey: text('group_key'),
         attempts: integer('attempts').notNull().default(0),

@@ -91,7 +91,17 @@ export const pagerduty: ChannelDefinition<PagerDutyMessage> = {
         // A server's group is one page, keyed by the group: its SERVER UP (or the last recovery of its incidents)
         // resolves it, whichever of its monitors recovered first.
         if (isServerGroup(record)) {
-            if (record.kind === 'server-up') return { event_action: 'resolve', dedup_key: record.group };
+            switch (record.kind) {
+                case 'server-up':
+                    return { event_action: 'resolve', dedup_key: record.group };
+                // Its reminders are not sent, as a monitor's are not: the page is open and PagerDuty re-notifies.
+                case 'server-still-down':
+                    return null;
+                case 'server-down':
+                    break;
+                default:
+                    return record satisfies never;
+            }
             const m = messageOf(record);
             const ended = record.members.flatMap((r) => (r.endsWarning ? [r.endsWarning] : []));
             return {

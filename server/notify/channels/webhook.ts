@@ -1,7 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { plain } from '../format';
 import { messageOf, textOf } from '../message';
-import { isDeliveryNotice, isProbeNotice, isServerGroup, type NotificationRecord } from '../record';
+import {
+    isDeliveryNotice,
+    isProbeNotice,
+    isServerGroup,
+    type NotificationRecord,
+    type ServerGroupRecord,
+} from '../record';
 import { classifyStatus, probeHttp, retryAfterHeader, unreachable } from './common';
 import { setting } from './settings';
 import type { ChannelConfig, ChannelDefinition } from './types';
@@ -28,6 +34,7 @@ export interface WebhookBody {
         | 'probe_reporting'
         | 'acknowledged'
         | 'server_down'
+        | 'server_still_down'
         | 'server_up'
         | 'test';
     incident_id: string | null;
@@ -42,7 +49,7 @@ export interface WebhookBody {
     /** The console's page of the incident, or of the monitor (PUBLIC_URL); absent without PUBLIC_URL. */
     url?: string;
     /**
-     * On server_down and server_up only: the monitors it stands for, each with its incident and message
+     * On server_down, server_still_down and server_up only: the monitors it stands for, each with its incident and message
      * (`incident_id` is then the first of them, `monitor` null).
      */
     monitors?: { id: number; name: string; type: string; incident_id: string; message: string | null }[];
@@ -110,6 +117,12 @@ const KINDS: Record<NotificationRecord['kind'], WebhookBody['kind']> = {
     acknowledged: 'acknowledged',
 };
 
+const GROUP_KINDS: Record<ServerGroupRecord['kind'], WebhookBody['kind']> = {
+    'server-down': 'server_down',
+    'server-still-down': 'server_still_down',
+    'server-up': 'server_up',
+};
+
 /** The body without `sent_at`, which is stamped when it is sent (a retry is signed anew). */
 type Unsent = Omit<WebhookBody, 'sent_at'>;
 
@@ -167,11 +180,11 @@ export const webhook: ChannelDefinition<Unsent> = {
             };
         }
         if (isServerGroup(record)) {
-            const down = record.kind === 'server-down';
+            const down = record.kind !== 'server-up';
             const lead = record.members[0];
             return {
                 version: 1,
-                kind: down ? 'server_down' : 'server_up',
+                kind: GROUP_KINDS[record.kind],
                 incident_id: lead?.incidentId ?? null,
                 severity: 'critical',
                 configuration: { ...record.configuration },

@@ -81,13 +81,57 @@ it.each([
     ['one still open, window not over: wait', [true, false], undefined],
 ])('recoveries: %s', (_, closed, groupKey) => {
     const rows: HeldRow[] = [{ ...held(5, 1), key: 'server/7/inc-1', kind: 'recovery' }];
-    const members = closed.map((c, i) => ({ key: 'server/7/inc-1', incidentId: `inc-${i + 1}`, closed: c }));
+    const members = closed.map((c, i) => ({
+        key: 'server/7/inc-1',
+        incidentId: `inc-${i + 1}`,
+        closed: c,
+        acknowledged: false,
+    }));
     const got = decideHold(rows, [], members, T + 1_000);
     expect(got).toEqual(groupKey ? [{ ids: [5], groupKey }] : []);
 });
 
 it('recoveries: the window over with an incident still open: each alone', () => {
     const rows: HeldRow[] = [{ ...held(5, 1), key: 'server/7/inc-1', kind: 'recovery' }];
-    const members = [{ key: 'server/7/inc-1', incidentId: 'inc-2', closed: false }];
+    const members = [{ key: 'server/7/inc-1', incidentId: 'inc-2', closed: false, acknowledged: false }];
     expect(decideHold(rows, [], members, T + 75_000)).toEqual(alone(5));
+});
+
+const member = (n: number, state: 'open' | 'closed' | 'acknowledged' = 'open') => ({
+    key: 'server/7/inc-1',
+    incidentId: `inc-${n}`,
+    closed: state === 'closed',
+    acknowledged: state === 'acknowledged',
+});
+const reminder = (id: number, monitorId: number): HeldRow => ({
+    ...held(id, monitorId),
+    key: 'server/7/inc-1',
+    kind: 'reminder',
+    until: T + HOLD_CAP_MS,
+});
+
+it.each([
+    ['each open incident reminded: one group, now', [1, 2, 3], [member(1), member(2), member(3)], T + 1_000, true],
+    ['one not reminded yet, window not over: wait', [1, 2], [member(1), member(2), member(3)], T + 1_000, false],
+    [
+        'the one not reminded is acknowledged or closed: one group, now',
+        [1, 2],
+        [member(1), member(2), member(3, 'acknowledged'), member(4, 'closed')],
+        T + 1_000,
+        true,
+    ],
+    ['the window over: those that came, as one group', [1], [member(1), member(2)], T + HOLD_CAP_MS, true],
+] as [string, number[], ReturnType<typeof member>[], number, boolean][])(
+    'reminders: %s',
+    (_, reminded, members, now, released) => {
+        const rows = reminded.map((m) => reminder(10 + m, m));
+        const got = decideHold(rows, [], members, now);
+        expect(got).toEqual(released ? [{ ids: rows.map((r) => r.id), groupKey: 'server/7/inc-1' }] : []);
+    }
+);
+
+it("a group's held reminders and recoveries are decided apart", () => {
+    const rows: HeldRow[] = [reminder(11, 1), { ...held(12, 2), key: 'server/7/inc-1', kind: 'recovery' }];
+    const members = [member(1), member(2, 'closed')];
+    expect(decideHold(rows, [], members, T + 1_000)).toEqual([{ ids: [11], groupKey: 'server/7/inc-1' }]);
 });

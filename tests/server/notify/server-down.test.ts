@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { MonitorType } from '../../../common/monitor-types';
+import { escalateDue } from '../../../server/incidents/sweeper';
 import { telegramActions } from '../../../server/incidents/telegram-actions';
 import {
+    configurationChannels,
     configurations,
     incidents as incidentRows,
     monitors,
@@ -15,6 +17,7 @@ import { ResultWriter } from '../../../server/engine/results';
 import type { MonitorTarget } from '../../../server/engine/targets';
 import { INITIAL_ALERT_STATE, type Notification } from '../../../server/engine/transitions';
 import { OutboxDispatcher } from '../../../server/notify/outbox';
+import { HOLD_CAP_MS } from '../../../server/notify/server-hold';
 import type { FakeSmtp, Receiver } from '../../support/fake-receivers';
 import { answers, startReceiver, startSmtp } from '../../support/fake-receivers';
 import type { FakeTelegram } from '../../support/fake-telegram';
@@ -139,10 +142,22 @@ const writer = () => new ResultWriter(w.t.app.ctx.db, w.t.app.log);
 const incidents = new Map<number, { id: string; since: number }>();
 
 /** The engine saving a check of `target` at the test clock: healthy, or failing with its alert or recovery. */
-async function check(target: MonitorTarget, outcome: 'ok' | 'alert' | 'recovery' | 'failing'): Promise<void> {
+async function check(
+    target: MonitorTarget,
+    outcome: 'ok' | 'alert' | 'reminder' | 'recovery' | 'failing'
+): Promise<void> {
     const at = clock;
     let notification: Notification | null = null;
-    if (outcome === 'alert') {
+    if (outcome === 'reminder') {
+        const incident = incidents.get(target.id);
+        if (!incident) throw new Error('no incident to remind of');
+        notification = {
+            kind: 'reminder',
+            incidentId: incident.id,
+            since: incident.since,
+            message: `${target.name} does not answer`,
+        };
+    } else if (outcome === 'alert') {
         const incident = { id: randomUUID(), since: at };
         incidents.set(target.id, incident);
         notification = { kind: 'alert', incidentId: incident.id, since: at, message: `${target.name} does not answer` };
@@ -157,7 +172,7 @@ async function check(target: MonitorTarget, outcome: 'ok' | 'alert' | 'recovery'
             message: null,
         };
     }
-    const failing = outcome === 'alert' || outcome === 'failing';
+    const failing = outcome === 'alert' || outcome === 'reminder' || outcome === 'failing';
     const r = writer();
     r.record({
         target,
@@ -484,4 +499,151 @@ it('a monitor alone on its server is never held', async () => {
     await d.deliverDue();
     expect(received()).toEqual(each(1));
     expect(firstLines()).toEqual(['🔴 <b>ALERT</b> RPC']);
+});
+
+/** The three monitors of `targets` failing 10 s and 25 s apart, sent as one SERVER DOWN; the time of the first. */
+async function serverDown(d: OutboxDispatcher, targets: MonitorTarget[], expected = each(1)): Promise<number> {
+    for (const t of targets) await check(t, 'ok');
+    clock += 20_000;
+    const start = clock;
+    const gaps = [0, 10_000, 25_000];
+    for (const [i, t] of targets.entries()) {
+        clock += gaps[i] ?? 0;
+        await check(t, 'alert');
+    }
+    await d.deliverDue();
+    expect(received()).toEqual(expected);
+    return start;
+}
+
+it('their reminders: one SERVER STILL DOWN per chat channel, none to PagerDuty; a lone one is its own STILL FAILING', async () => {
+    const { serverId, targets } = await node('validator-6');
+    const [rpc, block, disk] = targets as [MonitorTarget, MonitorTarget, MonitorTarget];
+    const d = dispatcher();
+    const start = await serverDown(d, targets);
+    const chats = { ...each(2), pagerduty: 1 };
+
+    // 30 min later each monitor reminds, as far apart as they alerted: nobody is told until the last of them.
+    clock = start + 30 * 60_000;
+    await check(rpc, 'reminder');
+    clock += 10_000;
+    await check(block, 'reminder');
+    await d.deliverDue();
+    expect(received()).toEqual(each(1));
+    clock += 25_000;
+    await check(disk, 'reminder');
+    await d.deliverDue();
+    expect(received()).toEqual(chats);
+    expect(telegram.sent[1]?.text.split('\n')).toEqual([
+        '🔁 <b>SERVER STILL DOWN</b> validator-6 — 3 monitors failing: RPC, Block height, Disk',
+        'Configuration: Mainnet validator-6 (cosmoshub)',
+        'RPC (urlCheck): RPC does not answer',
+        'Block height (blockCheck): Block height does not answer',
+        'Disk (nodeExporterDiskSpace): Disk does not answer',
+        `Down for 30 min, since ${new Date(start).toISOString().replace('T', ' ').slice(0, 19)} UTC`,
+        expect.stringMatching(/^<i>Incidents [0-9a-f]{8}, [0-9a-f]{8}, [0-9a-f]{8}<\/i>$/),
+    ]);
+    expect(telegram.sent[1]?.reply_markup?.inline_keyboard[0]?.map((b) => b.text)).toEqual([
+        'Acknowledge',
+        'Silence 1 h',
+    ]);
+    const title = '[SERVER STILL DOWN] validator-6 — 3 monitors failing: RPC, Block height, Disk';
+    const embed = discord.received[1]?.json as { embeds: { title: string }[] } | undefined;
+    expect(embed?.embeds[0]?.title).toBe(title);
+    const blocks = slack.received[1]?.json as { blocks: { text: { text: string } }[] } | undefined;
+    expect(blocks?.blocks[0]?.text.text).toBe(title);
+    expect(subject(smtp.mails[1]?.raw ?? '')).toBe(title);
+    expect(hook.received[1]?.json).toMatchObject({
+        kind: 'server_still_down',
+        server: { id: serverId, name: 'validator-6' },
+        monitor: null,
+        incident_id: incidents.get(rpc.id)?.id,
+        monitors: targets.map((t) => ({ id: t.id, name: t.name, incident_id: incidents.get(t.id)?.id })),
+    });
+    const reminders = await w.t.app.ctx.db
+        .select()
+        .from(outbox)
+        .where(
+            and(eq(outbox.kind, 'reminder'), eq(outbox.groupKey, `server/${serverId}/${incidents.get(rpc.id)?.id}`))
+        );
+    // One per channel that takes reminders (PagerDuty re-notifies by itself), each delivered by the one message.
+    expect(reminders).toHaveLength(15);
+    expect(reminders.every((r) => r.status === 'sent')).toBe(true);
+
+    // The disk acknowledged, and the block height's reminder never comes in the window: the RPC's is its own.
+    const acked = await w.call('POST', `/api/incidents/${incidents.get(disk.id)?.id}/ack`, w.admin.access, {});
+    expect(acked.statusCode).toBe(200);
+    await d.deliverDue();
+    expect(firstLines()[2]).toBe('👀 <b>ACKNOWLEDGED</b> Disk');
+    clock = start + 60 * 60_000;
+    await check(rpc, 'reminder');
+    clock += HOLD_CAP_MS - 5_000 - 1;
+    await d.deliverDue();
+    expect(firstLines()).toHaveLength(3);
+    clock += 1;
+    await d.deliverDue();
+    expect(firstLines()[3]).toBe('🔁 <b>STILL FAILING</b> RPC');
+    expect(pagerduty.received.map((r) => (r.json as { event_action: string }).event_action)).toEqual([
+        'trigger',
+        'acknowledge',
+    ]);
+
+    clock += 60_000;
+    for (const t of targets) await check(t, 'recovery');
+    await d.deliverDue();
+    expect(firstLines()[4]).toBe('✅ <b>SERVER UP</b> validator-6 — 3 monitors recovered: RPC, Block height, Disk');
+});
+
+it('an escalation link gets one SERVER DOWN for the group, PagerDuty one page keyed by it, resolved by SERVER UP', async () => {
+    const { configurationId, serverId, targets } = await node('validator-7');
+    const db = w.t.app.ctx.db;
+    const escalating = await db
+        .select({ id: notificationChannels.id })
+        .from(notificationChannels)
+        .where(inArray(notificationChannels.name, ['telegram for validator-7', 'pagerduty for validator-7']));
+    await db
+        .update(configurationChannels)
+        .set({ escalateAfterMinutes: 15 })
+        .where(
+            and(
+                eq(configurationChannels.configurationId, configurationId),
+                inArray(
+                    configurationChannels.notificationChannelId,
+                    escalating.map((c) => c.id)
+                )
+            )
+        );
+    const d = dispatcher();
+    const start = await serverDown(d, targets, { ...each(1), telegram: 0, pagerduty: 0 });
+    const key = `server/${serverId}/${incidents.get(targets[0]?.id ?? 0)?.id}`;
+
+    // 15 min after the first failed, its incidents are escalated together: one message per channel.
+    expect(await escalateDue(db, start + 15 * 60_000 - 1)).toBe(0);
+    expect(await escalateDue(db, start + 15 * 60_000)).toBe(6);
+    expect(await escalateDue(db, start + 16 * 60_000)).toBe(0);
+    await d.deliverDue();
+    expect(received()).toEqual(each(1));
+    expect(telegram.sent[0]?.text.split('\n').slice(0, 5)).toEqual([
+        '🔴 <b>SERVER DOWN</b> validator-7 — 3 monitors failing: RPC, Block height, Disk',
+        'Configuration: Mainnet validator-7 (cosmoshub)',
+        'RPC (urlCheck): RPC does not answer (unacknowledged for 15 min)',
+        'Block height (blockCheck): Block height does not answer (unacknowledged for 14 min)',
+        'Disk (nodeExporterDiskSpace): Disk does not answer (unacknowledged for 14 min)',
+    ]);
+    expect(pagerduty.received[0]?.json).toMatchObject({
+        event_action: 'trigger',
+        dedup_key: key,
+        payload: { summary: '[SERVER DOWN] validator-7 — 3 monitors failing: RPC, Block height, Disk' },
+    });
+
+    clock += 20 * 60_000;
+    for (const t of targets) await check(t, 'recovery');
+    await d.deliverDue();
+    expect(received()).toEqual(each(2));
+    expect(firstLines()[1]).toBe('✅ <b>SERVER UP</b> validator-7 — 3 monitors recovered: RPC, Block height, Disk');
+    expect(pagerduty.received[1]?.json).toEqual({
+        event_action: 'resolve',
+        dedup_key: key,
+        routing_key: 'R0UT1NGKEYR0UT1NGKEYR0UT1NGKEY32',
+    });
 });
