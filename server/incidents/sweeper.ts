@@ -20,8 +20,9 @@ const ORPHANS_EVERY_MS = 60_000;
  * Escalation: sends an incident's alert to each linked channel with `escalate_after_minutes` once the incident has
  * stayed open and unacknowledged that long, and records it in the timeline (which also makes the channel get its
  * later reminders and recovery, record.ts). The incidents of one SERVER DOWN are escalated together, when the first
- * of them is due, as one SERVER DOWN: one outage, one page. Everything it decides is read from the database at each sweep, so a
- * restart neither forgets an escalation that fell due while it was down nor sends one twice. Returns how many it sent.
+ * of them is due, as one SERVER DOWN: one outage, one page. Everything it decides is read from the database at each
+ * sweep, so a restart neither forgets an escalation that fell due while it was down nor sends one twice. Returns how
+ * many rows it queued.
  */
 export async function escalateDue(
     db: Db,
