@@ -153,8 +153,9 @@ const GROUP_KINDS: Partial<Record<NotificationRecord['kind'], ServerGroupRecord[
 };
 
 /**
- * The message of a server's group: one SERVER DOWN (SERVER STILL DOWN, SERVER UP) for two or more monitors; for one (the others'
- * rows went to other channels, or recovered earlier) its own message, keyed by the group for PagerDuty.
+ * The message of a server's group: one SERVER DOWN (SERVER STILL DOWN, SERVER UP) for two or more monitors; for one
+ * (the others' rows went to other channels, recovered earlier, or did not remind in time) its own message, keyed by
+ * the group for PagerDuty.
  */
 function groupRecord(
     key: string,

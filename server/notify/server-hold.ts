@@ -48,8 +48,8 @@ export interface Queued {
 /**
  * Marks the rows to hold, inside writeTransitions' transaction (so a row is never seen pending first): alerts of a
  * monitor sharing its server with other enabled monitors, and reminders and recoveries of an incident that went out
- * in a SERVER DOWN. Any other notification of an incident whose alert is still held releases that alert first, so that a
- * recovery (or a reminder) never overtakes it.
+ * in a SERVER DOWN. Any other notification of an incident whose alert is still held releases that alert first, so
+ * that a recovery (or a reminder) never overtakes it.
  */
 export async function holdRows(
     db: Db,

@@ -24,8 +24,9 @@ export const outbox = pgTable(
          */
         payload: text('payload'),
         /**
-         * held: an alert, reminder or recovery kept back, until `next_attempt_at` at most, while the outbox learns whether its
-         * whole server is down (server/notify/server-hold.ts); it then turns pending, alone or with its group.
+         * held: an alert, reminder or recovery kept back, until `next_attempt_at` at most, while the outbox learns
+         * whether its whole server is down, or its others remind too (server/notify/server-hold.ts); it then turns
+         * pending, alone or with its group.
          */
         status: text('status', { enum: ['pending', 'held', 'sent', 'failed'] })
             .notNull()

@@ -49,8 +49,8 @@ export interface WebhookBody {
     /** The console's page of the incident, or of the monitor (PUBLIC_URL); absent without PUBLIC_URL. */
     url?: string;
     /**
-     * On server_down, server_still_down and server_up only: the monitors it stands for, each with its incident and message
-     * (`incident_id` is then the first of them, `monitor` null).
+     * On server_down, server_still_down and server_up only: the monitors it stands for, each with its incident and
+     * message (`incident_id` is then the first of them, `monitor` null).
      */
     monitors?: { id: number; name: string; type: string; incident_id: string; message: string | null }[];
     /** On an alert that follows a warning: the warning's incident_id, which it ends (no warning_cleared follows). */
