@@ -5,8 +5,8 @@ import type { AppConfig } from '../config';
 import type { DatabaseHealth } from '../db/outage';
 import type { ActiveSilences } from '../silences/active';
 import type { Db } from '../db/client';
-import { configurationChannels, incidentEvents, incidents, monitors, notificationChannels, outbox } from '../db/schema';
-import { serverGroupsOf } from '../notify/server-hold';
+import { configurationChannels, incidentEvents, incidents, monitors, notificationChannels } from '../db/schema';
+import { groupIncidents, serverGroupsOf } from '../notify/server-hold';
 import { linksOf, openingRecord, queue } from './queue';
 import { escalatedChannels, sqlNow } from './record';
 
@@ -135,15 +135,6 @@ export async function escalateDue(
         });
     }
     return sent;
-}
-
-/** The incidents whose alerts went out in a server's group (server-hold.ts). */
-async function groupIncidents(db: Db, group: string): Promise<string[]> {
-    const rows = await db
-        .selectDistinct({ id: outbox.incidentId })
-        .from(outbox)
-        .where(and(eq(outbox.groupKey, group), eq(outbox.kind, 'alert')));
-    return rows.flatMap((r) => (r.id ? [r.id] : []));
 }
 
 /** Closes open incidents whose monitor was deleted: nothing would ever recover them. */

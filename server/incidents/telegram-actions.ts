@@ -1,9 +1,9 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../context';
-import { incidents, notificationChannels, outbox } from '../db/schema';
+import { incidents, notificationChannels } from '../db/schema';
 import { ApiError } from '../errors';
 import type { TelegramActions, TelegramActor } from '../notify/telegram/actions';
-import { serverGroupsOf } from '../notify/server-hold';
+import { groupIncidents, serverGroupsOf } from '../notify/server-hold';
 import { createSilence, type SilenceInput } from '../silences/silences';
 import { acknowledgeIncident, type IncidentActor } from './acknowledge';
 
@@ -37,20 +37,7 @@ export function telegramActions(ctx: Pick<AppContext, 'db' | 'events' | 'silence
      */
     const outageOf = async (companyId: number, serverId: number, firstIncidentId: string) => {
         const key = (await serverGroupsOf(ctx.db, [firstIncidentId])).get(firstIncidentId);
-        // In the order the message named them: the order their alerts were queued in.
-        const named = key
-            ? [
-                  ...new Set(
-                      (
-                          await ctx.db
-                              .select({ id: outbox.incidentId })
-                              .from(outbox)
-                              .where(and(eq(outbox.groupKey, key), eq(outbox.kind, 'alert')))
-                              .orderBy(asc(outbox.id))
-                      ).flatMap((r) => (r.id ? [r.id] : []))
-                  ),
-              ]
-            : [firstIncidentId];
+        const named = key ? await groupIncidents(ctx.db, key) : [firstIncidentId];
         const rows = await ctx.db
             .select({
                 id: incidents.id,

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { incidents, monitors, outbox } from '../db/schema';
 import { decideHold, type HeldRow, HOLD_CAP_MS, type Member, type Sibling } from './server-decision';
@@ -37,6 +37,16 @@ export async function serverGroupsOf(db: Db, incidentIds: string[]): Promise<Map
         .where(and(inArray(outbox.incidentId, incidentIds), eq(outbox.kind, 'alert'), isNotNull(outbox.groupKey)));
     for (const g of grouped) if (g.incidentId && isGroupKey(g.groupKey)) groupOf.set(g.incidentId, g.groupKey);
     return groupOf;
+}
+
+/** The incidents whose alerts went out in the group `key`, in the order they were queued (the message's order). */
+export async function groupIncidents(db: Db, key: string): Promise<string[]> {
+    const rows = await db
+        .select({ id: outbox.incidentId })
+        .from(outbox)
+        .where(and(eq(outbox.groupKey, key), eq(outbox.kind, 'alert')))
+        .orderBy(asc(outbox.id));
+    return [...new Set(rows.flatMap((r) => (r.id ? [r.id] : [])))];
 }
 
 /** What writeTransitions queues: one notification and its rows, one per channel. */
