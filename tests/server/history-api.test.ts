@@ -324,17 +324,21 @@ describe("days until full from the disk monitor's own samples", () => {
     });
 });
 
+/** A urlCheck named late in a configuration of its own, made through the API. */
+async function lateMonitor(configuration: string): Promise<number> {
+    const cfg = await w.configuration(w.admin.access, { name: configuration });
+    const res = await w.call('POST', '/api/monitors', w.admin.access, {
+        configuration_id: cfg,
+        name: 'late',
+        type: 'urlCheck',
+        configuration_object: '{"address":"http://127.0.0.1:9/"}',
+    });
+    return res.json().id as number;
+}
+
 describe('30-day uptime on lists', () => {
     it('counts the last hour before midnight once, from the checks and then from its day', async () => {
-        const cfg = await w.configuration(w.admin.access, { name: 'Midnight' });
-        const id = (
-            await w.call('POST', '/api/monitors', w.admin.access, {
-                configuration_id: cfg,
-                name: 'late',
-                type: 'urlCheck',
-                configuration_object: '{"address":"http://127.0.0.1:9/"}',
-            })
-        ).json().id as number;
+        const id = await lateMonitor('Midnight');
         // Five checks between 23:10 and 23:50 of a day five days back, one of them an Error.
         const midnight = Math.floor(now / DAY) * DAY - 4 * DAY;
         await write(
@@ -386,15 +390,7 @@ describe('30-day uptime on lists', () => {
 
 describe("a status page's days", () => {
     it('counts yesterday just after midnight, before its daily bucket is written', async () => {
-        const cfg = await w.configuration(w.admin.access, { name: 'Status days' });
-        const id = (
-            await w.call('POST', '/api/monitors', w.admin.access, {
-                configuration_id: cfg,
-                name: 'late',
-                type: 'urlCheck',
-                configuration_object: '{"address":"http://127.0.0.1:9/"}',
-            })
-        ).json().id as number;
+        const id = await lateMonitor('Status days');
         // Checks every 10 minutes from 22:10 to 23:50 of a day three days back, one an Error, written as the engine
         // flushes them: the raw rows and the buckets closed so far, the day's and its last hour's still open.
         const midnight = Math.floor(now / DAY) * DAY - 2 * DAY;

@@ -6,7 +6,7 @@ import { type ChainSim, startChainSim } from '../../tools/chain-sim';
 import { GO_LISTENING, spawnListening } from '../support/spawn';
 import { monitors } from '../../server/db/schema';
 import { createTestApp, seedCompany, type TestApp } from './helpers';
-import { seedNode, waitFor } from './seed';
+import { activeSetAndDisks, seedNode, waitFor } from './seed';
 
 const TOKEN = 'prometheus-scrape-token-0123456789';
 // CI installs Debian's prometheus package; elsewhere the scrape by a real Prometheus is left out of the run.
@@ -51,22 +51,7 @@ beforeAll(async () => {
             settings: { valoper_address: valoper, warning_percent: 99, error_percent: 100, sleep_duration_seconds: 1 },
         },
     });
-    await t.app.ctx.db.insert(monitors).values([
-        {
-            configurationId: duty.configurationId,
-            serverId: duty.serverId,
-            name: 'Active set',
-            type: 'validatorOutOfActiveSet',
-            configurationObject: JSON.stringify({ valoper_address: valoper, sleep_duration_seconds: 1 }),
-        },
-        {
-            configurationId: duty.configurationId,
-            serverId: duty.serverId,
-            name: 'Disks',
-            type: 'nodeExporterDiskSpace',
-            configurationObject: JSON.stringify({ threshold: 99, check_interval_seconds: 5 }),
-        },
-    ]);
+    await t.app.ctx.db.insert(monitors).values(activeSetAndDisks(duty, valoper));
     t.app.ctx.events.emit({ name: 'MONITOR_CREATED', monitorId: duty.monitorId });
 });
 afterAll(async () => {

@@ -80,3 +80,21 @@ export async function waitFor<T>(
         await new Promise((r) => setTimeout(r, 100));
     }
 }
+
+/** Beside a validator's duty monitor, on its server: its active-set monitor and a disk monitor, as rows to insert. */
+export const activeSetAndDisks = (duty: { configurationId: number; serverId: number }, valoper: string) => [
+    {
+        configurationId: duty.configurationId,
+        serverId: duty.serverId,
+        name: 'Active set',
+        type: 'validatorOutOfActiveSet' as const,
+        configurationObject: JSON.stringify({ valoper_address: valoper, sleep_duration_seconds: 1 }),
+    },
+    {
+        configurationId: duty.configurationId,
+        serverId: duty.serverId,
+        name: 'Disks',
+        type: 'nodeExporterDiskSpace' as const,
+        configurationObject: JSON.stringify({ threshold: 99, check_interval_seconds: 5 }),
+    },
+];

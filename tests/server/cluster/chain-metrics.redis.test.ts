@@ -6,7 +6,7 @@ import { SharedObservations } from '../../../server/engine/observations';
 import { chainFamilies } from '../../../server/metrics/chain-families';
 import { type ChainSim, startChainSim } from '../../../tools/chain-sim';
 import { seedCompany } from '../helpers';
-import { seedNode, waitFor } from '../seed';
+import { activeSetAndDisks, seedNode, waitFor } from '../seed';
 import { type ClusterApps, clusterApps } from './apps';
 
 /**
@@ -48,22 +48,7 @@ beforeAll(async () => {
     jailBudgetId = duty.monitorId;
     const added = await web()
         .ctx.db.insert(monitors)
-        .values([
-            {
-                configurationId: duty.configurationId,
-                serverId: duty.serverId,
-                name: 'Active set',
-                type: 'validatorOutOfActiveSet',
-                configurationObject: JSON.stringify({ valoper_address: valoper, sleep_duration_seconds: 1 }),
-            },
-            {
-                configurationId: duty.configurationId,
-                serverId: duty.serverId,
-                name: 'Disks',
-                type: 'nodeExporterDiskSpace',
-                configurationObject: JSON.stringify({ threshold: 99, check_interval_seconds: 5 }),
-            },
-        ])
+        .values(activeSetAndDisks(duty, valoper))
         .returning({ id: monitors.id });
     // As the API does: the events reach the worker's engine through Redis.
     for (const { id } of added) web().ctx.events.emit({ name: 'MONITOR_CREATED', monitorId: id });
